@@ -1,0 +1,38 @@
+// Pass 1: turns script text into an ast::File.
+#pragma once
+#include "ast/ast.h"
+#include "util/diag.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stap::parse {
+
+// What the `%( cond %? ... %)` preprocessor conditions test.
+struct PreprocessorEnv {
+  std::string kernel_release;   // "6.1.0-56-amd64"
+  std::string arch;             // "x86_64", "i386"
+  std::map<std::string, std::string> kernel_config; // CONFIG_X -> "y"/"m"/value
+  std::string systemtap_version = "4.8"; // `--compatible`, `systemtap_v`
+  std::string privilege = "stapdev";
+  bool guru_mode = false;
+  std::string runtime = "kernel";
+};
+
+struct ParseOptions {
+  PreprocessorEnv env;
+  // Script arguments for $1/@1/$#/@#.
+  std::vector<std::string> script_args;
+};
+
+// Parses `src` (a user script or a tapset file; src->privileged() marks
+// tapsets). Nodes go into `arena`; errors go to `diag`. Returns the file
+// even when there were errors (with what could be parsed), so callers check
+// diag.errors().
+std::unique_ptr<ast::File> parse_file(std::shared_ptr<SourceFile> src,
+                                      ast::Arena &arena, Diagnostics &diag,
+                                      const ParseOptions &opts);
+
+} // namespace stap::parse
