@@ -1,0 +1,119 @@
+/* Per-CPU probe contexts and the one way a probe handler is run. */
+
+static struct stp_context **stp_contexts; /* [nr_cpu_ids] */
+
+static int stp_contexts_alloc(void)
+{
+	unsigned cpu;
+	stp_contexts = kcalloc(nr_cpu_ids, sizeof(*stp_contexts), GFP_KERNEL);
+	if (!stp_contexts)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		stp_contexts[cpu] = vzalloc(sizeof(struct stp_context));
+		if (!stp_contexts[cpu])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void stp_contexts_free(void)
+{
+	unsigned cpu;
+	if (!stp_contexts)
+		return;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		vfree(stp_contexts[cpu]);
+	kfree(stp_contexts);
+	stp_contexts = NULL;
+}
+
+static void stp_flush(struct stp_context *c)
+{
+	if (c->pbuf_len) {
+		stp_transport_write(c->pbuf, c->pbuf_len);
+		c->pbuf_len = 0;
+	}
+}
+
+void stp_printf(struct stp_context *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	unsigned room = STP_PRINT_BUF_SIZE - c->pbuf_len;
+
+	va_start(ap, fmt);
+	n = vsnprintf(c->pbuf + c->pbuf_len, room, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((unsigned)n < room) {
+		c->pbuf_len += n;
+		return;
+	}
+	/* Did not fit: commit what is buffered and format again into the
+	 * empty buffer; text longer than the whole buffer is truncated. */
+	stp_flush(c);
+	va_start(ap, fmt);
+	n = vsnprintf(c->pbuf, STP_PRINT_BUF_SIZE, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		c->pbuf_len = min_t(unsigned, n, STP_PRINT_BUF_SIZE - 1);
+}
+
+void stp_print_str(struct stp_context *c, const char *s)
+{
+	stp_printf(c, "%s", s);
+}
+
+void stp_exit(struct stp_context *c)
+{
+	stp_request_exit();
+}
+
+void stp_error(struct stp_context *c, const char *msg)
+{
+	if (!c->last_error)
+		c->last_error = msg;
+}
+
+static void stp_report_error(struct stp_context *c)
+{
+	int n = atomic_inc_return(&stp_error_count);
+	if (c->error_loc)
+		stp_ctl_send("error %s near %s", c->last_error, c->error_loc);
+	else
+		stp_ctl_send("error %s in probe %s", c->last_error, c->probe->pp);
+	if (n > MAXERRORS)
+		stp_request_exit();
+}
+
+/* Runs `p` on this CPU. Interrupts stay off for the whole handler, so the
+ * context cannot be shared; a probe that fires while this CPU is already in
+ * a handler (an interrupt, an NMI) is skipped and counted, never nested. */
+static void stp_run_probe(const struct stp_probe *p)
+{
+	unsigned long flags;
+	struct stp_context *c;
+
+	local_irq_save(flags);
+	c = stp_contexts[smp_processor_id()];
+	if (atomic_cmpxchg(&c->busy, 0, 1) != 0) {
+		if (atomic_inc_return(&stp_skipped_count) > MAXSKIPPED) {
+			stp_ctl_send("error skipped too many probes (MAXSKIPPED %d)", MAXSKIPPED);
+			stp_request_exit();
+		}
+		goto out;
+	}
+	c->probe = p;
+	c->actions = 0;
+	c->last_error = NULL;
+	c->error_loc = NULL;
+	c->pbuf_len = 0;
+	p->handler(c);
+	stp_flush(c);
+	if (unlikely(c->last_error))
+		stp_report_error(c);
+	atomic_set(&c->busy, 0);
+out:
+	local_irq_restore(flags);
+}

@@ -1,0 +1,31 @@
+/* The runtime, compiled as one translation unit and linked with each
+ * generated module. The parts are included in dependency order; each keeps
+ * its state static so nothing leaks into the kernel's namespace. */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/atomic.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/timer.h>
+#include <linux/debugfs.h>
+#include <linux/uaccess.h>
+#include <linux/poll.h>
+#include <linux/fs.h>
+
+#include "stp_runtime.h"
+#include "transport/ring.h"
+
+#include "session_state.c"
+#include "transport/control.c"
+#include "transport/transport.c"
+#include "context.c"
+#include "probes/begin_end.c"
+#include "transport/debugfs.c"
+#include "session.c"
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("stap probe module");

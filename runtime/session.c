@@ -1,0 +1,69 @@
+/* The session's life: module init, "start" (begin probes, arm the rest),
+ * "stop" (disarm, end probes, final statistics), module exit. */
+
+static DEFINE_MUTEX(stp_session_mutex);
+
+static void stp_session_start(long target_pid)
+{
+	mutex_lock(&stp_session_mutex);
+	stp_target_pid = target_pid;
+	atomic_set(&stp_state, STP_SESSION_RUNNING);
+	stp_begin_probes_run();
+	mutex_unlock(&stp_session_mutex);
+}
+
+static void stp_session_stop(void)
+{
+	u64 bytes, records;
+
+	mutex_lock(&stp_session_mutex);
+	if (stp_session_state() != STP_SESSION_RUNNING) {
+		mutex_unlock(&stp_session_mutex);
+		return;
+	}
+	atomic_set(&stp_state, STP_SESSION_STOPPING);
+	stp_end_probes_run();
+	stp_transport_drops(&bytes, &records);
+	if (records)
+		stp_ctl_send("drops %llu %llu", bytes, records);
+	if (atomic_read(&stp_error_count) || atomic_read(&stp_skipped_count))
+		stp_ctl_send("stats errors %d skipped %d", atomic_read(&stp_error_count),
+			     atomic_read(&stp_skipped_count));
+	if (atomic_read(&stp_ctl_lost))
+		stp_ctl_send("warning %d control messages were lost", atomic_read(&stp_ctl_lost));
+	atomic_set(&stp_state, STP_SESSION_STOPPED);
+	mutex_unlock(&stp_session_mutex);
+	wake_up_interruptible(&stp_wq);
+}
+
+static void stp_cleanup(void)
+{
+	stp_debugfs_exit();
+	if (stp_module.free_globals)
+		stp_module.free_globals();
+	stp_transport_free();
+	stp_contexts_free();
+}
+
+static int __init stp_module_init(void)
+{
+	int rc = stp_contexts_alloc();
+	if (!rc)
+		rc = stp_transport_init();
+	if (!rc && stp_module.init_globals)
+		rc = stp_module.init_globals();
+	if (!rc)
+		rc = stp_debugfs_init();
+	if (rc)
+		stp_cleanup();
+	return rc;
+}
+
+static void __exit stp_module_exit(void)
+{
+	stp_session_stop(); /* unloaded without staprun's "stop": still run end probes */
+	stp_cleanup();
+}
+
+module_init(stp_module_init);
+module_exit(stp_module_exit);

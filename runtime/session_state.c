@@ -1,0 +1,27 @@
+/* Session state shared by all runtime parts. */
+
+enum stp_session_state {
+	STP_SESSION_LOADED,   /* module loaded, waiting for staprun's "start" */
+	STP_SESSION_RUNNING,  /* begin probes ran; probes armed */
+	STP_SESSION_STOPPING, /* end probes running */
+	STP_SESSION_STOPPED,  /* everything disarmed; output may remain */
+};
+
+static atomic_t stp_state = ATOMIC_INIT(STP_SESSION_LOADED);
+static atomic_t stp_exit_requested = ATOMIC_INIT(0);
+static atomic_t stp_error_count = ATOMIC_INIT(0);
+static atomic_t stp_skipped_count = ATOMIC_INIT(0);
+static long stp_target_pid;
+
+/* Readers (staprun) sleep here; a timer wakes them, never probe context. */
+static DECLARE_WAIT_QUEUE_HEAD(stp_wq);
+
+static inline int stp_session_state(void)
+{
+	return atomic_read(&stp_state);
+}
+
+static void stp_request_exit(void)
+{
+	atomic_set(&stp_exit_requested, 1);
+}

@@ -1,0 +1,75 @@
+#include "module_loader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace staprun {
+
+std::string module_name_of(const std::string &path) {
+  std::string base = path.substr(path.find_last_of('/') + 1);
+  if (base.size() > 3 && base.compare(base.size() - 3, 3, ".ko") == 0)
+    base.resize(base.size() - 3);
+  // The kernel spells module names with '_' where files may have '-'.
+  for (char &c : base)
+    if (c == '-')
+      c = '_';
+  return base;
+}
+
+bool load_module(const std::string &path, const std::vector<std::string> &params,
+                 std::string &err) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    err = "cannot open module '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  std::string args;
+  for (const auto &p : params)
+    args += (args.empty() ? "" : " ") + p;
+  long rc = syscall(SYS_finit_module, fd, args.c_str(), 0);
+  int saved = errno;
+  close(fd);
+  if (rc != 0) {
+    err = "cannot load module '" + path + "': " + std::strerror(saved);
+    if (saved == EEXIST)
+      err += " (a module of that name is already loaded)";
+    return false;
+  }
+  return true;
+}
+
+bool unload_module(const std::string &name, std::string &err) {
+  for (int i = 0; i < 100; ++i) {
+    if (syscall(SYS_delete_module, name.c_str(), O_NONBLOCK) == 0)
+      return true;
+    if (errno != EAGAIN && errno != EBUSY && errno != EWOULDBLOCK)
+      break;
+    usleep(20000); // a reader may still hold a file open for a moment
+  }
+  err = "cannot unload module '" + name + "': " + std::strerror(errno);
+  return false;
+}
+
+std::string module_debugfs_dir(const std::string &name, std::string &err) {
+  const std::string root = "/sys/kernel/debug";
+  std::string dir = root + "/stap/" + name;
+  struct stat st;
+  if (stat(dir.c_str(), &st) == 0)
+    return dir;
+  // debugfs may simply not be mounted yet.
+  if (mount("debugfs", root.c_str(), "debugfs", 0, nullptr) != 0 && errno != EBUSY) {
+    err = "cannot mount debugfs on " + root + ": " + std::strerror(errno);
+    return {};
+  }
+  if (stat(dir.c_str(), &st) == 0)
+    return dir;
+  err = "module control files not found in " + dir;
+  return {};
+}
+
+} // namespace staprun

@@ -1,0 +1,73 @@
+#include "options.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <getopt.h>
+
+namespace staprun {
+
+static void usage(FILE *to) {
+  std::fputs("Usage: staprun [-v] [-w] [-c CMD | -x PID] [-o FILE] [-s MB] "
+             "MODULE.ko [name=value ...]\n", to);
+}
+
+static bool parse_long(const char *s, long lo, long hi, long &out) {
+  char *end = nullptr;
+  errno = 0;
+  long v = std::strtol(s, &end, 10);
+  if (errno || !*s || *end || v < lo || v > hi)
+    return false;
+  out = v;
+  return true;
+}
+
+std::optional<Options> parse_options(int argc, char **argv) {
+  Options o;
+  long n = 0;
+  int c;
+  // '+': stop at the module name, so module parameters are never options.
+  while ((c = getopt(argc, argv, "+vwc:x:o:s:h")) != -1) {
+    switch (c) {
+    case 'v': ++o.verbose; break;
+    case 'w': o.suppress_warnings = true; break;
+    case 'c': o.command = optarg; break;
+    case 'x':
+      if (!parse_long(optarg, 1, 0x7fffffff, n)) {
+        std::fprintf(stderr, "staprun: invalid target process ID '%s'\n", optarg);
+        return std::nullopt;
+      }
+      o.target_pid = n;
+      break;
+    case 'o': o.output_file = optarg; break;
+    case 's':
+      if (!parse_long(optarg, 1, 4095, n)) {
+        std::fprintf(stderr, "staprun: invalid buffer size '%s' (1..4095 MB)\n", optarg);
+        return std::nullopt;
+      }
+      o.buffer_mb = static_cast<unsigned>(n);
+      break;
+    case 'h': usage(stdout); std::exit(0);
+    default: usage(stderr); return std::nullopt;
+    }
+  }
+  if (!o.command.empty() && o.target_pid) {
+    std::fputs("staprun: -c and -x are mutually exclusive\n", stderr);
+    return std::nullopt;
+  }
+  if (optind >= argc) {
+    usage(stderr);
+    return std::nullopt;
+  }
+  o.module_path = argv[optind++];
+  for (; optind < argc; ++optind) {
+    if (!std::strchr(argv[optind], '=')) {
+      std::fprintf(stderr, "staprun: module parameter '%s' is not name=value\n", argv[optind]);
+      return std::nullopt;
+    }
+    o.module_params.push_back(argv[optind]);
+  }
+  return o;
+}
+
+} // namespace staprun

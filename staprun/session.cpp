@@ -1,0 +1,266 @@
+#include "session.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace staprun {
+namespace {
+
+bool write_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+// The -c command: forked before the session starts, held on a pipe until
+// the probes are armed, then exec'd through the shell. `exec` keeps its pid,
+// which is what the script's target() reports.
+struct Target {
+  pid_t pid = 0;
+  int go_fd = -1;
+
+  bool spawn(const std::string &cmd, const sigset_t &orig_mask) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+      return false;
+    pid = fork();
+    if (pid < 0)
+      return false;
+    if (pid == 0) {
+      close(fds[1]);
+      sigprocmask(SIG_SETMASK, &orig_mask, nullptr);
+      char go = 0;
+      if (read(fds[0], &go, 1) != 1 || go != 'g')
+        _exit(127); // the session never started
+      std::string line = "exec " + cmd;
+      execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char *>(nullptr));
+      std::fprintf(stderr, "staprun: cannot run /bin/sh: %s\n", std::strerror(errno));
+      _exit(127);
+    }
+    close(fds[0]);
+    go_fd = fds[1];
+    return true;
+  }
+  void release() {
+    if (go_fd >= 0) {
+      (void)!write(go_fd, "g", 1);
+      close(go_fd);
+      go_fd = -1;
+    }
+  }
+  // Ends a target that outlived the session and reaps it.
+  void finish() {
+    if (go_fd >= 0) {
+      close(go_fd); // never released: the child exits by itself
+      go_fd = -1;
+    }
+    if (pid > 0) {
+      if (waitpid(pid, nullptr, WNOHANG) == 0) {
+        kill(pid, SIGTERM);
+        waitpid(pid, nullptr, 0);
+      }
+      pid = 0;
+    }
+  }
+};
+
+class Session {
+public:
+  Session(const Options &o, int ctl, int data, int out)
+      : opts_(o), ctl_(ctl), data_(data), out_(out), buf_(1 << 20) {}
+
+  int run(const sigset_t &orig_mask, int sigfd);
+
+private:
+  bool command(const char *cmd);
+  void copy_data();
+  void read_control();
+  void handle_message(const std::string &line);
+  void drain();
+
+  const Options &opts_;
+  int ctl_, data_, out_;
+  std::vector<char> buf_;
+  std::string ctl_partial_;
+  bool stop_requested_ = false, had_error_ = false;
+};
+
+bool Session::command(const char *cmd) {
+  if (write(ctl_, cmd, std::strlen(cmd)) < 0) {
+    std::fprintf(stderr, "staprun: control command '%s' failed: %s\n", cmd,
+                 std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+void Session::copy_data() {
+  for (;;) {
+    ssize_t n = read(data_, buf_.data(), buf_.size());
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return;
+    if (!write_all(out_, buf_.data(), static_cast<size_t>(n))) {
+      std::fprintf(stderr, "staprun: writing output failed: %s\n", std::strerror(errno));
+      stop_requested_ = true;
+      return;
+    }
+  }
+}
+
+void Session::handle_message(const std::string &line) {
+  auto rest = [&](size_t n) { return line.size() > n ? line.substr(n) : std::string(); };
+  if (line == "exit") {
+    stop_requested_ = true;
+  } else if (line.rfind("error ", 0) == 0) {
+    had_error_ = true;
+    std::fprintf(stderr, "ERROR: %s\n", rest(6).c_str());
+  } else if (line.rfind("warning ", 0) == 0) {
+    if (!opts_.suppress_warnings)
+      std::fprintf(stderr, "WARNING: %s\n", rest(8).c_str());
+  } else if (line.rfind("drops ", 0) == 0) {
+    unsigned long long bytes = 0, records = 0;
+    std::sscanf(line.c_str(), "drops %llu %llu", &bytes, &records);
+    std::fprintf(stderr,
+                 "WARNING: %llu bytes of output in %llu records were dropped: the "
+                 "per-CPU buffer was full (try a larger -s)\n",
+                 bytes, records);
+  } else if (line.rfind("stats ", 0) == 0) {
+    int errors = 0, skipped = 0;
+    std::sscanf(line.c_str(), "stats errors %d skipped %d", &errors, &skipped);
+    std::fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: %d\n", errors,
+                 skipped);
+  } else if (opts_.verbose) {
+    std::fprintf(stderr, "staprun: unknown control message '%s'\n", line.c_str());
+  }
+}
+
+void Session::read_control() {
+  char tmp[4096];
+  for (;;) {
+    ssize_t n = read(ctl_, tmp, sizeof(tmp));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return;
+    ctl_partial_.append(tmp, static_cast<size_t>(n));
+    size_t nl;
+    while ((nl = ctl_partial_.find('\n')) != std::string::npos) {
+      std::string line = ctl_partial_.substr(0, nl);
+      ctl_partial_.erase(0, nl + 1);
+      handle_message(line);
+    }
+  }
+}
+
+// After "stop": the end probes have run; read everything that is left.
+void Session::drain() {
+  copy_data();
+  read_control();
+}
+
+int Session::run(const sigset_t &orig_mask, int sigfd) {
+  Target target;
+  long pid = opts_.target_pid;
+  if (!opts_.command.empty()) {
+    if (!target.spawn(opts_.command, orig_mask)) {
+      std::fprintf(stderr, "staprun: cannot start '%s': %s\n", opts_.command.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+    pid = target.pid;
+  }
+  char start[64];
+  std::snprintf(start, sizeof(start), "start %ld", pid);
+  if (!command(start)) {
+    target.finish();
+    return 1;
+  }
+  target.release();
+
+  while (!stop_requested_) {
+    pollfd fds[3] = {{data_, POLLIN, 0}, {ctl_, POLLIN, 0}, {sigfd, POLLIN, 0}};
+    int n = poll(fds, 3, -1);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      break;
+    if (fds[0].revents)
+      copy_data();
+    if (fds[1].revents)
+      read_control();
+    if (fds[2].revents) {
+      signalfd_siginfo si;
+      while (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+        if (si.ssi_signo == SIGCHLD) {
+          if (target.pid > 0 && waitpid(target.pid, nullptr, WNOHANG) == target.pid) {
+            target.pid = 0;
+            stop_requested_ = true; // the -c command ended
+          }
+        } else {
+          stop_requested_ = true; // SIGINT, SIGTERM, SIGHUP
+        }
+      }
+    }
+  }
+  command("stop");
+  drain();
+  target.finish();
+  return had_error_ ? 1 : 0;
+}
+
+} // namespace
+
+int run_session(const Options &opts, const std::string &dir) {
+  int out = STDOUT_FILENO;
+  if (!opts.output_file.empty()) {
+    out = open(opts.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out < 0) {
+      std::fprintf(stderr, "staprun: cannot open output file '%s': %s\n",
+                   opts.output_file.c_str(), std::strerror(errno));
+      return 1;
+    }
+  }
+  int ctl = open((dir + "/ctl").c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  int data = open((dir + "/data").c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (ctl < 0 || data < 0) {
+    std::fprintf(stderr, "staprun: cannot open the module's files in %s: %s\n", dir.c_str(),
+                 std::strerror(errno));
+    return 1;
+  }
+  sigset_t mask, orig;
+  sigemptyset(&mask);
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGCHLD})
+    sigaddset(&mask, s);
+  sigprocmask(SIG_BLOCK, &mask, &orig);
+  int sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+
+  Session s(opts, ctl, data, out);
+  int rc = s.run(orig, sigfd);
+
+  close(sigfd);
+  sigprocmask(SIG_SETMASK, &orig, nullptr);
+  close(ctl);
+  close(data);
+  if (out != STDOUT_FILENO)
+    close(out);
+  return rc;
+}
+
+} // namespace staprun
