@@ -1,5 +1,186 @@
 #include "driver/driver.h"
 
+#include "build/kbuild.h"
+#include "codegen/translate.h"
+#include "driver/options.h"
+#include "driver/pass_timer.h"
+#include "driver/session_files.h"
+#include "driver/target.h"
+#include "parse/parser.h"
+#include "passes/print.h"
+#include "passes/resolve_probes.h"
+#include "passes/typecheck.h"
+#include "run/run.h"
+#include "run/run_remote.h"
+
+#include <cstdio>
+#include <iostream>
+#include <sys/utsname.h>
+
 namespace stap {
-int run_stap(int, char **) { return 0; } // filled in by the walking skeleton
+namespace {
+
+// Pass 1: the user script from a file, stdin or -e.
+std::shared_ptr<SourceFile> read_script(const Options &o, Diagnostics &diag) {
+  if (o.script_text)
+    return std::make_shared<SourceFile>("<input>", *o.script_text);
+  if (o.script_file == "-") {
+    std::string text((std::istreambuf_iterator<char>(std::cin)), {});
+    return std::make_shared<SourceFile>("<stdin>", text);
+  }
+  std::string err;
+  auto f = read_source_file(o.script_file, false, err);
+  if (!f)
+    diag.error(err);
+  return f;
 }
+
+class Driver {
+public:
+  Driver(const Options &o) : opts_(o), diag_(std::cerr) {
+    diag_.set_suppress_warnings(o.suppress_warnings);
+    diag_.set_warnings_fatal(o.warnings_fatal);
+  }
+  int run();
+
+private:
+  bool pass1_parse();
+  bool pass2_elaborate();
+  bool pass3_translate();
+  bool pass4_build();
+  int pass5_run();
+  void verbose_pass(int pass, const std::string &what) {
+    if (opts_.verbose)
+      std::fprintf(stderr, "Pass %d: %s %s\n", pass, what.c_str(), timer_.usage().c_str());
+  }
+
+  const Options &opts_;
+  Diagnostics diag_;
+  PassTimer timer_;
+  ast::Arena arena_;
+  Program program_;
+  Target target_;
+  std::unique_ptr<SessionFiles> files_;
+  std::string c_source_, module_path_;
+};
+
+bool Driver::pass1_parse() {
+  timer_.reset();
+  auto src = read_script(opts_, diag_);
+  if (!src)
+    return false;
+  parse::ParseOptions po;
+  po.env.kernel_release = target_.release;
+  po.env.arch = target_.arch;
+  po.env.guru_mode = opts_.guru;
+  po.script_args = opts_.script_args;
+  program_.files.push_back(parse::parse_file(src, arena_, diag_, po));
+  if (diag_.errors())
+    return false;
+  verbose_pass(1, "parsed user script and 0 library scripts");
+  if (opts_.last_pass == 1)
+    print_file(*program_.files.front(), std::cout);
+  return true;
+}
+
+bool Driver::pass2_elaborate() {
+  timer_.reset();
+  resolve_probes(program_, diag_);
+  if (!diag_.errors())
+    typecheck(program_, diag_);
+  if (diag_.errors())
+    return false;
+  if (program_.probes.empty()) {
+    diag_.error("no probes found");
+    return false;
+  }
+  verbose_pass(2, "analyzed script: " + std::to_string(program_.probes.size()) +
+                      " probe(s), 0 function(s), 0 embed(s), 0 global(s)");
+  if (opts_.last_pass == 2) {
+    std::cout << "# probes\n";
+    for (const auto &p : program_.probes)
+      std::cout << p.pp << " /* <- " << probes::probe_point_string(*p.point) << " */\n";
+  }
+  return true;
+}
+
+bool Driver::pass3_translate() {
+  timer_.reset();
+  c_source_ = codegen::translate_program(program_, diag_);
+  if (diag_.errors())
+    return false;
+  files_ = std::make_unique<SessionFiles>(opts_, c_source_, target_, diag_);
+  if (!files_->ok())
+    return false;
+  verbose_pass(3, "translated to C into \"" + files_->c_path() + "\"");
+  if (opts_.last_pass == 3)
+    std::cout << c_source_;
+  return true;
+}
+
+bool Driver::pass4_build() {
+  timer_.reset();
+  build::KbuildJob job;
+  job.module_name = files_->module_name();
+  job.dir = files_->dir();
+  job.c_source = c_source_;
+  job.kernel_build_dir = target_.build_dir;
+  job.runtime_dir = opts_.runtime_dir.empty() ? STAP_RUNTIME_DIR : opts_.runtime_dir;
+  job.defines = opts_.defines;
+  job.verbose = opts_.verbose >= 3;
+  module_path_ = build::build_module(job, diag_);
+  if (module_path_.empty())
+    return false;
+  module_path_ = files_->publish_module(module_path_, opts_.last_pass == 4);
+  verbose_pass(4, "compiled C into \"" + module_path_ + "\"");
+  if (opts_.last_pass == 4)
+    std::cout << module_path_ << "\n";
+  return true;
+}
+
+int Driver::pass5_run() {
+  if (opts_.verbose)
+    std::fprintf(stderr, "Pass 5: starting run.\n");
+  timer_.reset();
+  int rc = opts_.remote.empty() ? run::run_local(opts_, module_path_)
+                                : run::run_remote(opts_, target_, module_path_, diag_);
+  verbose_pass(5, "run completed");
+  return rc;
+}
+
+int Driver::run() {
+  if (!resolve_target(opts_, target_, diag_))
+    return 1;
+  if (!pass1_parse())
+    return 1;
+  if (opts_.last_pass == 1)
+    return 0;
+  if (!pass2_elaborate())
+    return 1;
+  if (opts_.last_pass == 2)
+    return 0;
+  if (!pass3_translate())
+    return 1;
+  if (opts_.last_pass == 3)
+    return 0;
+  if (!pass4_build())
+    return 1;
+  if (opts_.last_pass == 4)
+    return 0;
+  return pass5_run();
+}
+
+} // namespace
+
+int run_stap(int argc, char **argv) {
+  bool exit_now = false;
+  auto opts = parse_options(argc, argv, exit_now);
+  if (!opts)
+    return 1;
+  if (exit_now)
+    return 0;
+  Driver d(*opts);
+  return d.run();
+}
+
+} // namespace stap

@@ -1,0 +1,40 @@
+// `stap --remote=qemu://RELEASE`: the whole pipeline, pass 5 in a guest,
+// with the guest's output and exit status coming back as if local.
+#include "command.h"
+#include "remote/vm.h"
+
+#include <gtest/gtest.h>
+
+using namespace stap::testing;
+
+namespace {
+
+CommandResult stap_remote(const std::string &arch, const std::string &args) {
+  auto target = stap::remote::default_vm_target(arch);
+  if (!target)
+    return {"", "no " + arch + " kernel installed", -1};
+  return run_command(std::string(STAP_BIN_DIR) + "/stap --remote=qemu://" + target->release +
+                         " " + args,
+                     "/tmp");
+}
+
+class RemoteStap : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RemoteStap, HelloPrintsAndExitsZero) {
+  CommandResult r = stap_remote(
+      GetParam(), "-e " + shell_quote("probe begin { printf(\"hello %d\\n\", 42); exit() }"));
+  EXPECT_EQ(r.out, "hello 42\n");
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.status, 0);
+}
+
+TEST_P(RemoteStap, ErrorsInTheGuestComeBackWithStatusOne) {
+  CommandResult r = stap_remote(GetParam(), "-e " + shell_quote("probe begin { print(1/0) }"));
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("ERROR: division by 0 near <input>:1:21"), std::string::npos) << r.err;
+  EXPECT_EQ(r.status, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Arch, RemoteStap, ::testing::Values("x86_64", "i386"));
+
+} // namespace

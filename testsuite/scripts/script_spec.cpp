@@ -1,0 +1,70 @@
+#include "script_spec.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace stap::testing {
+
+std::vector<std::string> split_lines(const std::string &text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos)
+      nl = text.size();
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string &err) {
+  std::ifstream in(path);
+  if (!in) {
+    err = "cannot open " + path;
+    return std::nullopt;
+  }
+  ScriptSpec s;
+  s.path = path;
+  s.name = std::filesystem::path(path).stem().string();
+  std::string line;
+  auto directive = [&](const std::string &key, std::string &value) {
+    size_t at = line.find("// " + key + ":");
+    if (at == std::string::npos)
+      return false;
+    value = line.substr(at + key.size() + 4);
+    if (!value.empty() && value[0] == ' ')
+      value.erase(0, 1);
+    return true;
+  };
+  std::string v;
+  while (std::getline(in, line)) {
+    if (directive("expect", v)) {
+      s.stdout_lines.push_back(v);
+    } else if (directive("expect-stderr", v)) {
+      s.stderr_lines.push_back(v);
+      s.check_stderr = true;
+    } else if (directive("status", v)) {
+      s.status = std::stoi(v);
+    } else if (directive("stap", v)) {
+      s.stap_args = v;
+    } else if (directive("staprun", v)) {
+      s.staprun_args = v;
+    } else if (directive("pass", v)) {
+      s.last_pass = std::stoi(v);
+    }
+  }
+  return s;
+}
+
+std::vector<std::string> find_scripts(const std::string &dir) {
+  std::vector<std::string> out;
+  for (const auto &e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ".stp")
+      out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace stap::testing

@@ -1,0 +1,36 @@
+// A script test: a .stp file whose comments say what running it must give.
+//
+//   probe begin { printf("hello %d\n", 42); exit() }
+//   // expect: hello 42
+//
+// Directives (each a `//` comment line anywhere in the file):
+//   // expect: TEXT          the next line of stdout (all stdout lines, in order)
+//   // expect-stderr: TEXT   the next line of stderr (when given, all of stderr)
+//   // status: N             the exit status (default 0)
+//   // stap: ARGS            extra stap options (shell words)
+//   // staprun: ARGS         extra staprun options, e.g. -c 'CMD'
+//   // pass: N               stop after pass N (1-4): the test runs stap only,
+//                            on the host; without it the module runs in the VMs
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stap::testing {
+
+struct ScriptSpec {
+  std::string path, name; // name: file name without .stp
+  std::vector<std::string> stdout_lines, stderr_lines;
+  bool check_stderr = false;
+  int status = 0;
+  std::string stap_args, staprun_args;
+  int last_pass = 5;
+};
+
+std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string &err);
+// Every *.stp under `dir`, sorted by name.
+std::vector<std::string> find_scripts(const std::string &dir);
+// Splits text into lines (a final newline does not make an empty line).
+std::vector<std::string> split_lines(const std::string &text);
+
+} // namespace stap::testing

@@ -1,0 +1,141 @@
+// Script tests: every testsuite/scripts/**/*.stp is one test per target
+// architecture. Scripts that stop at a pass (`// pass: N`) run `stap` on the
+// host; the others are built here with `stap -p4` for each target kernel and
+// run in ONE guest boot per architecture (the first test of an architecture
+// runs the whole batch; each test then checks its own result).
+#include "command.h"
+#include "remote/vm.h"
+#include "script_spec.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <map>
+#include <mutex>
+
+using namespace stap::testing;
+namespace remote = stap::remote;
+
+namespace {
+
+const std::string kScriptsDir = STAP_TESTSUITE_DIR "/scripts";
+const std::string kBin = STAP_BIN_DIR;
+
+std::vector<ScriptSpec> all_specs() {
+  std::vector<ScriptSpec> specs;
+  for (const auto &path : find_scripts(kScriptsDir)) {
+    std::string err;
+    if (auto s = read_script_spec(path, err))
+      specs.push_back(*s);
+  }
+  return specs;
+}
+
+std::string relative(const std::string &path) {
+  return std::filesystem::relative(path, kScriptsDir).string();
+}
+
+void expect_lines(const std::string &what, const std::vector<std::string> &want,
+                  const std::string &got) {
+  EXPECT_EQ(split_lines(got), want) << what << " was:\n" << got;
+}
+
+// One batch per architecture, built and run on first use.
+struct ArchRun {
+  std::string error; // why nothing could run
+  std::map<std::string, remote::VmJobResult> results; // by script name
+  std::map<std::string, CommandResult> builds;        // stap -p4 of each
+};
+
+const ArchRun &arch_run(const std::string &arch) {
+  static std::map<std::string, ArchRun> runs;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = runs.find(arch);
+  if (it != runs.end())
+    return it->second;
+  ArchRun &run = runs[arch];
+  auto target = remote::default_vm_target(arch);
+  if (!target) {
+    run.error = "no " + arch + " kernel with headers installed";
+    return run;
+  }
+  char tmp[] = "/tmp/stap-scripts-XXXXXX";
+  std::string dir = mkdtemp(tmp);
+  std::vector<remote::VmJob> jobs;
+  for (const ScriptSpec &s : all_specs()) {
+    if (s.last_pass != 5)
+      continue;
+    std::string ko = dir + "/t_" + s.name + ".ko";
+    CommandResult b = run_command(kBin + "/stap -p4 -r " + target->release + " -m t_" + s.name +
+                                      " " + s.stap_args + " " + shell_quote(relative(s.path)),
+                                  kScriptsDir);
+    std::filesystem::rename(kScriptsDir + "/t_" + s.name + ".ko", ko);
+    run.builds[s.name] = b;
+    if (b.status != 0)
+      continue;
+    remote::VmJob job;
+    job.name = s.name;
+    job.command = "staprun " + s.staprun_args + " t_" + s.name + ".ko";
+    job.files = {ko};
+    job.timeout_s = 60;
+    jobs.push_back(job);
+  }
+  remote::VmOptions opts;
+  opts.staprun_x86_64 = kBin + "/staprun";
+  opts.staprun_i386 = kBin + "/staprun32";
+  try {
+    for (auto &r : remote::run_vm_batch(*target, jobs, opts).jobs)
+      run.results[r.name] = r;
+  } catch (const remote::VmError &e) {
+    run.error = e.what();
+  }
+  std::filesystem::remove_all(dir);
+  return run;
+}
+
+class ScriptTest : public ::testing::TestWithParam<std::tuple<ScriptSpec, std::string>> {};
+
+TEST_P(ScriptTest, Runs) {
+  const auto &[spec, arch] = GetParam();
+  if (spec.last_pass != 5) {
+    if (arch != "x86_64")
+      GTEST_SKIP() << "host-only test";
+    CommandResult r = run_command(kBin + "/stap -p" + std::to_string(spec.last_pass) + " " +
+                                      spec.stap_args + " " + shell_quote(relative(spec.path)),
+                                  kScriptsDir);
+    EXPECT_EQ(r.status, spec.status) << r.err;
+    expect_lines("stdout", spec.stdout_lines, r.out);
+    if (spec.check_stderr)
+      expect_lines("stderr", spec.stderr_lines, r.err);
+    return;
+  }
+  const ArchRun &run = arch_run(arch);
+  auto b = run.builds.find(spec.name);
+  ASSERT_TRUE(b != run.builds.end()) << "no " << arch << " target: " << run.error;
+  ASSERT_EQ(b->second.status, 0) << "stap -p4 failed:\n" << b->second.err;
+  auto it = run.results.find(spec.name);
+  ASSERT_TRUE(it != run.results.end()) << "not run: " << run.error;
+  const remote::VmJobResult &r = it->second;
+  ASSERT_TRUE(r.ran) << r.kernel_log;
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_FALSE(r.kernel_problem) << "kernel log:\n" << r.kernel_log;
+  EXPECT_EQ(r.exit_status, spec.status) << r.err;
+  expect_lines("stdout", spec.stdout_lines, r.out);
+  if (spec.check_stderr)
+    expect_lines("stderr", spec.stderr_lines, r.err);
+}
+
+std::string test_name(const ::testing::TestParamInfo<ScriptTest::ParamType> &info) {
+  std::string n = relative(std::get<0>(info.param).path) + "_" + std::get<1>(info.param);
+  for (char &c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scripts, ScriptTest,
+                         ::testing::Combine(::testing::ValuesIn(all_specs()),
+                                            ::testing::Values("x86_64", "i386")),
+                         test_name);
+
+} // namespace

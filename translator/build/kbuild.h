@@ -1,0 +1,28 @@
+// Pass 4: builds the generated C into NAME.ko with the kernel's Kbuild.
+#pragma once
+#include "util/diag.h"
+
+#include <string>
+#include <vector>
+
+namespace stap::build {
+
+struct KbuildJob {
+  std::string module_name;  // NAME: the module is DIR/NAME.ko
+  std::string dir;          // a scratch directory that holds the sources
+  std::string c_source;     // the generated C
+  std::string kernel_build_dir; // /lib/modules/RELEASE/build
+  std::string runtime_dir;  // runtime/
+  std::vector<std::string> defines; // -D NAME[=VALUE]
+  bool verbose = false;     // show the compiler's commands and output
+};
+
+// The kernel build directory for `release` (a release name such as
+// 6.1.0-56-amd64, or a path to a build tree), or "" with `err` set.
+std::string kernel_build_dir(const std::string &release, std::string &err);
+
+// Writes the sources and Kbuild file and runs make. Returns the .ko path,
+// or "" after reporting the compiler's output to `diag`.
+std::string build_module(const KbuildJob &job, Diagnostics &diag);
+
+} // namespace stap::build

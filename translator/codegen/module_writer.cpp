@@ -1,0 +1,39 @@
+#include "codegen/module_writer.h"
+
+namespace stap::codegen {
+
+std::string ModuleWriter::probe_descriptor(const probes::ResolvedProbe &p) {
+  auto it = descriptors_.find(&p);
+  if (it != descriptors_.end())
+    return it->second;
+  std::string name = "stp_probe_" + std::to_string(descriptors_.size());
+  out_.open("static const struct stp_probe " + name + " =");
+  out_.line(".pp = " + c_string_literal(p.pp) + ",");
+  out_.line(".loc = " + c_string_literal(loc_string(p.point->loc)) + ",");
+  out_.line(".handler = " + p.handler + ",");
+  out_.close(";");
+  descriptors_.emplace(&p, name);
+  return name;
+}
+
+void ModuleWriter::emit_pointer_array(const std::string &type, const std::string &name,
+                                      const std::vector<std::string> &elems) {
+  out_.open("static " + type + " " + name + "[] =");
+  for (const auto &e : elems)
+    out_.line(e + ",");
+  out_.close(";");
+}
+
+void ModuleWriter::set_module_field(const std::string &field, const std::string &value) {
+  module_fields_[field] = value;
+}
+
+void ModuleWriter::emit_module_desc() {
+  out_.blank();
+  out_.open("const struct stp_module_desc stp_module =");
+  for (const auto &[field, value] : module_fields_)
+    out_.line("." + field + " = " + value + ",");
+  out_.close(";");
+}
+
+} // namespace stap::codegen

@@ -1,0 +1,34 @@
+// The C file of one module under construction: handler functions, probe
+// descriptors, the tables probe families emit, and the final
+// `stp_module` description the runtime reads.
+#pragma once
+#include "codegen/emitter.h"
+#include "probes/family.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stap::codegen {
+
+class ModuleWriter {
+public:
+  Emitter &out() { return out_; }
+
+  // Emits `static const struct stp_probe NAME = {...}` for `p` once and
+  // returns NAME.
+  std::string probe_descriptor(const probes::ResolvedProbe &p);
+  // `static TYPE NAME[] = { a, b, };`
+  void emit_pointer_array(const std::string &type, const std::string &name,
+                          const std::vector<std::string> &elems);
+  // A field of `struct stp_module_desc` (see runtime/stp_runtime.h).
+  void set_module_field(const std::string &field, const std::string &value);
+  void emit_module_desc();
+
+private:
+  Emitter out_;
+  std::map<const probes::ResolvedProbe *, std::string> descriptors_;
+  std::map<std::string, std::string> module_fields_;
+};
+
+} // namespace stap::codegen

@@ -1,0 +1,161 @@
+#include "driver/options.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <getopt.h>
+
+namespace stap {
+namespace {
+
+void usage(FILE *to) {
+  std::fputs(
+      "Usage: stap [options] FILE [ARGS ...]     run script file\n"
+      "   or: stap [options] -                    run script from stdin\n"
+      "   or: stap [options] -e SCRIPT [ARGS ...] run script given on the command line\n"
+      "Options:\n"
+      "   -p NUM     stop after pass NUM (1-5): parse, elaborate, translate, build, run\n"
+      "   -v         more verbose: pass timings; repeat for more\n"
+      "   -k         keep the temporary directory\n"
+      "   -g         guru mode\n"
+      "   -u         unoptimized: keep unused code\n"
+      "   -w         suppress warnings\n"
+      "   -W         turn warnings into errors\n"
+      "   -m MODULE  name the module MODULE\n"
+      "   -r RELEASE build for kernel RELEASE (or a kernel build directory)\n"
+      "   -R DIR     runtime directory\n"
+      "   -I DIR     look in DIR for tapsets\n"
+      "   -D NAME[=VALUE]  define a C macro for the module build\n"
+      "   -G NAME=VALUE    set a global variable of the script\n"
+      "   -c CMD     run CMD while probing; target() is its pid\n"
+      "   -x PID     target() is PID\n"
+      "   -o FILE    send the output to FILE\n"
+      "   -s MB      per-CPU output buffer size in MB\n"
+      "   --remote=qemu://[RELEASE]  run pass 5 in a qemu virtual machine\n"
+      "   -h, --help      show this help\n"
+      "   -V, --version   show the version\n",
+      to);
+}
+
+bool parse_long(const char *s, long lo, long hi, long &out) {
+  char *end = nullptr;
+  errno = 0;
+  long v = std::strtol(s, &end, 10);
+  if (errno || !*s || *end || v < lo || v > hi)
+    return false;
+  out = v;
+  return true;
+}
+
+bool fail(const char *fmt, const char *arg = "") {
+  std::fputs("stap: ", stderr);
+  std::fprintf(stderr, fmt, arg);
+  std::fputs("\n", stderr);
+  return false;
+}
+
+// Module names become C identifiers and file names: SystemTap allows
+// [_a-zA-Z0-9] and at most 55 characters (the kernel's MODULE_NAME_LEN).
+bool valid_module_name(const std::string &m) {
+  if (m.empty() || m.size() > 55)
+    return false;
+  for (char c : m)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  return true;
+}
+
+enum LongOnly { OPT_REMOTE = 1000 };
+
+} // namespace
+
+std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
+  static const option longopts[] = {
+      {"help", no_argument, nullptr, 'h'},
+      {"version", no_argument, nullptr, 'V'},
+      {"remote", required_argument, nullptr, OPT_REMOTE},
+      {nullptr, 0, nullptr, 0},
+  };
+  Options o;
+  exit_now = false;
+  long n = 0;
+  int e_count = 0;
+  bool ok = true;
+  optind = 1;
+  int c;
+  while (ok && (c = getopt_long(argc, argv, "hVp:vkguwWm:r:R:I:D:G:c:x:o:s:e:",
+                                longopts, nullptr)) != -1) {
+    switch (c) {
+    case 'h': usage(stdout); exit_now = true; return o;
+    case 'V':
+      std::printf("stap (SystemTap-compatible translator) version %s\n"
+                  "language: SystemTap 4.8\n", STAP_VERSION);
+      exit_now = true;
+      return o;
+    case 'p':
+      if (!parse_long(optarg, 1, 5, n))
+        ok = fail("invalid pass number '%s' (1-5)", optarg);
+      o.last_pass = static_cast<int>(n);
+      break;
+    case 'v': ++o.verbose; break;
+    case 'k': o.keep_tmpdir = true; break;
+    case 'g': o.guru = true; break;
+    case 'u': o.unoptimized = true; break;
+    case 'w': o.suppress_warnings = true; break;
+    case 'W': o.warnings_fatal = true; break;
+    case 'm':
+      o.module_name = optarg;
+      if (!valid_module_name(o.module_name))
+        ok = fail("invalid module name '%s': use 1-55 characters of [_a-zA-Z0-9]", optarg);
+      break;
+    case 'r': o.kernel_release = optarg; break;
+    case 'R': o.runtime_dir = optarg; break;
+    case 'I': o.include_dirs.push_back(optarg); break;
+    case 'D': o.defines.push_back(optarg); break;
+    case 'G':
+      if (!std::strchr(optarg, '=') || optarg[0] == '=')
+        ok = fail("invalid -G '%s': expected NAME=VALUE", optarg);
+      o.global_sets.push_back(optarg);
+      break;
+    case 'c': o.target_command = optarg; break;
+    case 'x':
+      if (!parse_long(optarg, 1, 0x7fffffff, n))
+        ok = fail("invalid target process ID '%s'", optarg);
+      o.target_pid = n;
+      break;
+    case 'o': o.output_file = optarg; break;
+    case 's':
+      if (!parse_long(optarg, 1, 4095, n))
+        ok = fail("invalid buffer size '%s' (1-4095 MB)", optarg);
+      o.buffer_mb = static_cast<unsigned>(n);
+      break;
+    case 'e':
+      if (++e_count > 1)
+        ok = fail("only one -e script may be given");
+      o.script_text = optarg;
+      break;
+    case OPT_REMOTE: o.remote = optarg; break;
+    default: usage(stderr); return std::nullopt;
+    }
+  }
+  if (!ok)
+    return std::nullopt;
+  if (!o.target_command.empty() && o.target_pid) {
+    fail("-c and -x are mutually exclusive");
+    return std::nullopt;
+  }
+  int i = optind;
+  if (!o.script_text) {
+    if (i >= argc) {
+      fail("no script given: use a file name, '-' for stdin, or -e SCRIPT");
+      return std::nullopt;
+    }
+    o.script_file = argv[i++];
+  }
+  for (; i < argc; ++i)
+    o.script_args.push_back(argv[i]);
+  return o;
+}
+
+} // namespace stap

@@ -1,0 +1,42 @@
+// The `stap` command line, as SystemTap defines it.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stap {
+
+struct Options {
+  // Input: a script file, "-" for stdin, or -e text.
+  std::string script_file;
+  std::optional<std::string> script_text; // -e
+  std::vector<std::string> script_args;   // $1.. / @1..
+
+  int last_pass = 5;      // -p N
+  int verbose = 0;        // -v (repeatable)
+  bool keep_tmpdir = false;   // -k
+  bool guru = false;          // -g
+  bool unoptimized = false;   // -u
+  bool suppress_warnings = false; // -w
+  bool warnings_fatal = false;    // -W
+  std::string module_name;    // -m
+  std::string kernel_release; // -r RELEASE (or a build dir)
+  std::string runtime_dir;    // -R
+  std::vector<std::string> include_dirs; // -I
+  std::vector<std::string> defines;      // -D NAME[=VAL]
+  std::vector<std::string> global_sets;  // -G name=val
+
+  // Pass 5.
+  std::string target_command; // -c
+  long target_pid = 0;        // -x
+  std::string output_file;    // -o
+  unsigned buffer_mb = 0;     // -s
+  std::string remote;         // --remote=URL
+};
+
+// Parses argv. Errors (unknown options, bad values, conflicting options)
+// are printed to stderr and yield nullopt; `exit_now` is set for -h/-V,
+// which print and succeed.
+std::optional<Options> parse_options(int argc, char **argv, bool &exit_now);
+
+} // namespace stap

@@ -1,0 +1,19 @@
+// Functions the translator implements itself (not yet in tapsets/): the
+// print family, which SystemTap builds into the language, and exit().
+#pragma once
+#include "ast/ast.h"
+
+#include <string_view>
+
+namespace stap {
+
+struct Builtin {
+  std::string_view name;
+  int min_args, max_args; // max -1: any number
+  ast::Type result;       // Unknown: no value
+  bool format;            // first argument is a printf format literal
+};
+
+const Builtin *find_builtin(std::string_view name);
+
+} // namespace stap

@@ -1,0 +1,51 @@
+// Probe families: each kind of probe point (begin/end, timer, kprobe, ...)
+// is one ProbeFamily in its own file, listed once in registry.cpp.
+#pragma once
+#include "ast/ast.h"
+#include "util/diag.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stap::codegen {
+class ModuleWriter;
+}
+
+namespace stap::probes {
+
+class ProbeFamily;
+
+// One concrete probe: a probe body bound to a probe point that a family
+// accepted. A probe with several points yields several ResolvedProbes.
+struct ResolvedProbe {
+  ast::ProbeDecl *decl = nullptr;
+  ast::ProbePoint *point = nullptr;
+  const ProbeFamily *family = nullptr;
+  std::string pp;          // the point in canonical form, e.g. "begin(-5)"
+  int64_t priority = 0;    // begin/end/error ordering
+  std::string handler;     // C name of the handler function (set by codegen)
+};
+
+class ProbeFamily {
+public:
+  virtual ~ProbeFamily() = default;
+  // The leading component this family answers to ("begin", "timer", ...).
+  virtual std::vector<std::string_view> roots() const = 0;
+  // Checks the rest of the point; appends what it resolves to, or reports
+  // why it does not match and returns false.
+  virtual bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point,
+                       std::vector<ResolvedProbe> &out, Diagnostics &diag) const = 0;
+  // Emits the C that describes or registers `probes` (all of this family).
+  virtual void emit(codegen::ModuleWriter &w,
+                    const std::vector<const ResolvedProbe *> &probes) const = 0;
+};
+
+// The registry: every family, in one table.
+const std::vector<const ProbeFamily *> &all_families();
+const ProbeFamily *find_family(std::string_view root);
+
+// "kernel.function(\"f\").return" from a point's components.
+std::string probe_point_string(const ast::ProbePoint &p);
+
+} // namespace stap::probes

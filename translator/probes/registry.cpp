@@ -1,0 +1,37 @@
+#include "probes/family.h"
+
+namespace stap::probes {
+
+// One accessor per family, each defined in that family's file.
+const ProbeFamily &begin_end_family();
+
+const std::vector<const ProbeFamily *> &all_families() {
+  static const std::vector<const ProbeFamily *> families = {
+      &begin_end_family(),
+  };
+  return families;
+}
+
+const ProbeFamily *find_family(std::string_view root) {
+  for (const ProbeFamily *f : all_families())
+    for (std::string_view r : f->roots())
+      if (r == root)
+        return f;
+  return nullptr;
+}
+
+std::string probe_point_string(const ast::ProbePoint &p) {
+  std::string s;
+  for (const auto &c : p.components) {
+    if (!s.empty())
+      s += '.';
+    s += c.functor;
+    if (auto *n = dynamic_cast<const ast::NumberLit *>(c.arg))
+      s += "(" + std::to_string(n->value) + ")";
+    else if (auto *str = dynamic_cast<const ast::StringLit *>(c.arg))
+      s += "(\"" + str->value + "\")";
+  }
+  return s;
+}
+
+} // namespace stap::probes
