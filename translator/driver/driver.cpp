@@ -9,7 +9,8 @@
 #include "parse/parser.h"
 #include "passes/print.h"
 #include "passes/resolve_probes.h"
-#include "passes/typecheck.h"
+#include "passes/infer_types.h"
+#include "passes/resolve_symbols.h"
 #include "run/run.h"
 #include "run/run_remote.h"
 
@@ -87,7 +88,9 @@ bool Driver::pass2_elaborate() {
   timer_.reset();
   resolve_probes(program_, diag_);
   if (!diag_.errors())
-    typecheck(program_, diag_);
+    resolve_symbols(program_, arena_, diag_);
+  if (!diag_.errors())
+    infer_types(program_, diag_);
   if (diag_.errors())
     return false;
   if (program_.probes.empty()) {

@@ -1,0 +1,366 @@
+#include "passes/infer_types.h"
+
+#include "ast/visitor.h"
+#include "codegen/format.h"
+#include "passes/builtins.h"
+
+#include <set>
+
+namespace stap {
+namespace {
+
+using ast::Type;
+
+class TypeInference : public ast::Visitor {
+public:
+  explicit TypeInference(Diagnostics &d) : diag_(d) {}
+
+  // One sweep over everything; returns whether any type was learned.
+  bool sweep(Program &p, bool final_round) {
+    changed_ = false;
+    final_ = final_round;
+    for (const auto &f : p.files) {
+      for (ast::FunctionDecl *fn : f->functions) {
+        fn_ = fn;
+        visit_stmt(fn->body);
+      }
+      fn_ = nullptr;
+      for (ast::ProbeDecl *pr : f->probes)
+        visit_stmt(pr->body);
+    }
+    return changed_;
+  }
+
+  // ---- expressions: each visit sets n.type when it can
+  void visit(ast::NumberLit &n) override { n.type = Type::Long; }
+  void visit(ast::StringLit &n) override { n.type = Type::String; }
+
+  void visit(ast::SymbolExpr &n) override {
+    Type *slot = n.local ? &n.local->type : n.global ? &n.global->type : nullptr;
+    if (!slot)
+      return;
+    learn(n, *slot);
+    learn_slot(*slot, n.type, n);
+  }
+
+  void visit(ast::UnaryExpr &n) override {
+    Visitor::visit(n);
+    want(n.operand, Type::Long, "operand of unary '" + n.op + "'");
+    set(n, Type::Long);
+  }
+  void visit(ast::IncDecExpr &n) override {
+    Visitor::visit(n);
+    want(n.operand, Type::Long, "operand of '" + n.op + "'");
+    set(n, Type::Long);
+  }
+
+  void visit(ast::BinaryExpr &n) override {
+    Visitor::visit(n);
+    static const std::set<std::string> comparisons = {"<", ">", "<=", ">=", "==", "!="};
+    if (n.op == ".") {
+      want(n.left, Type::String, "left operand of '.'");
+      want(n.right, Type::String, "right operand of '.'");
+      set(n, Type::String);
+    } else if (n.op == "=~" || n.op == "!~") {
+      want(n.left, Type::String, "left operand of '" + n.op + "'");
+      want(n.right, Type::String, "right operand of '" + n.op + "'");
+      set(n, Type::Long);
+    } else if (comparisons.count(n.op)) {
+      unify(n.left, n.right, "operands of '" + n.op + "'");
+      set(n, Type::Long);
+    } else {
+      want(n.left, Type::Long, "left operand of '" + n.op + "'");
+      want(n.right, Type::Long, "right operand of '" + n.op + "'");
+      set(n, Type::Long);
+    }
+  }
+
+  void visit(ast::TernaryExpr &n) override {
+    Visitor::visit(n);
+    want(n.cond, Type::Long, "condition of '?:'");
+    unify(n.then_expr, n.else_expr, "branches of '?:'");
+    if (n.then_expr->type != Type::Unknown)
+      set(n, n.then_expr->type);
+    push_down(n.then_expr, n.type);
+    push_down(n.else_expr, n.type);
+  }
+
+  void visit(ast::AssignExpr &n) override {
+    Visitor::visit(n);
+    if (n.op == "<<<") {
+      set_target(n.target, Type::Stats);
+      want(n.value, Type::Long, "value aggregated with '<<<'");
+      set(n, Type::Long);
+      return;
+    }
+    if (n.op == ".=") {
+      want(n.target, Type::String, "target of '.='");
+      want(n.value, Type::String, "value of '.='");
+    } else if (n.op != "=") {
+      want(n.target, Type::Long, "target of '" + n.op + "'");
+      want(n.value, Type::Long, "value of '" + n.op + "'");
+    }
+    if (n.target->type == Type::Stats || n.value->type == Type::Stats) {
+      diag_once(n, "statistics can only be given values with '<<<'");
+      return;
+    }
+    unify(n.target, n.value, "both sides of '" + n.op + "'");
+    if (n.value->type != Type::Unknown)
+      set_target(n.target, n.value->type);
+    if (n.target->type != Type::Unknown)
+      set(n, n.target->type);
+  }
+
+  void visit(ast::IndexExpr &n) override {
+    Visitor::visit(n);
+    auto *sym = dynamic_cast<ast::SymbolExpr *>(n.base);
+    if (!sym || !sym->global)
+      return;
+    ast::GlobalDecl *g = sym->global;
+    if (g->key_types.empty())
+      g->key_types.resize(n.indexes.size(), Type::Unknown);
+    if (g->key_types.size() != n.indexes.size()) {
+      diag_once(n, "array '" + g->name + "' is indexed with " +
+                       std::to_string(n.indexes.size()) + " key(s) here but " +
+                       std::to_string(g->key_types.size()) + " elsewhere");
+      return;
+    }
+    for (size_t i = 0; i < n.indexes.size(); ++i)
+      if (n.indexes[i])
+        meet(g->key_types[i], n.indexes[i], "key " + std::to_string(i + 1) + " of '" + g->name + "'");
+    if (g->type != Type::Unknown)
+      set(n, g->type);
+  }
+
+  void visit(ast::InExpr &n) override {
+    for (ast::Expr *k : n.keys)
+      visit_expr(k);
+    if (auto *sym = dynamic_cast<ast::SymbolExpr *>(n.array); sym && sym->global) {
+      ast::GlobalDecl *g = sym->global;
+      if (g->key_types.empty())
+        g->key_types.resize(n.keys.size(), Type::Unknown);
+      for (size_t i = 0; i < n.keys.size() && i < g->key_types.size(); ++i)
+        if (n.keys[i])
+          meet(g->key_types[i], n.keys[i], "key " + std::to_string(i + 1) + " of '" + g->name + "'");
+    }
+    set(n, Type::Long);
+  }
+
+  void visit(ast::StatExpr &n) override {
+    Visitor::visit(n);
+    set_target(n.stat, Type::Stats);
+    set(n, Type::Long);
+  }
+  void visit(ast::HistExpr &n) override {
+    Visitor::visit(n);
+    set_target(n.stat, Type::Stats);
+    for (ast::Expr *e : n.params)
+      want(e, Type::Long, "histogram parameter");
+  }
+
+  void visit(ast::CallExpr &n) override {
+    Visitor::visit(n);
+    if (ast::FunctionDecl *fn = n.callee) {
+      for (size_t i = 0; i < n.args.size() && i < fn->params.size(); ++i) {
+        meet(fn->params[i]->type, n.args[i], "argument " + std::to_string(i + 1) + " of '" + n.name + "'");
+      }
+      if (fn->return_type != Type::Unknown)
+        set(n, fn->return_type);
+      return;
+    }
+    const Builtin *b = find_builtin(n.name);
+    if (!b)
+      return;
+    int argc = static_cast<int>(n.args.size());
+    if (argc < b->min_args || (b->max_args >= 0 && argc > b->max_args)) {
+      diag_once(n, "wrong number of arguments to '" + n.name + "'");
+      return;
+    }
+    if (b->result != Type::Unknown)
+      set(n, b->result);
+    if (b->format)
+      check_format(n);
+  }
+
+  // ---- statements that carry types
+  void visit(ast::ReturnStmt &n) override {
+    Visitor::visit(n);
+    if (!fn_ || !n.value)
+      return;
+    meet(fn_->return_type, n.value, "return value of '" + fn_->name + "'");
+  }
+  void visit(ast::IfStmt &n) override {
+    Visitor::visit(n);
+    want(n.cond, Type::Long, "condition");
+  }
+  void visit(ast::WhileStmt &n) override {
+    Visitor::visit(n);
+    want(n.cond, Type::Long, "condition");
+  }
+  void visit(ast::ForeachStmt &n) override {
+    Visitor::visit(n);
+    auto *sym = dynamic_cast<ast::SymbolExpr *>(n.array);
+    if (!sym || !sym->global)
+      return;
+    ast::GlobalDecl *g = sym->global;
+    if (g->key_types.empty())
+      g->key_types.resize(n.keys.size(), Type::Unknown);
+    for (size_t i = 0; i < n.keys.size() && i < g->key_types.size(); ++i)
+      meet(g->key_types[i], n.keys[i], "key " + std::to_string(i + 1) + " of '" + g->name + "'");
+    if (n.value && g->type != Type::Unknown)
+      set_target(n.value, g->type == Type::Stats ? Type::Long : g->type);
+  }
+
+  // After the last sweep: names that never got a type.
+  void report_untyped(Program &p) {
+    for (const auto &f : p.files) {
+      for (ast::GlobalDecl *g : f->globals)
+        if (g->type == Type::Unknown)
+          diag_.error(g->loc, "unresolved type for global '" + g->name + "'");
+      auto locals = [&](const std::vector<ast::VarDecl *> &vs) {
+        for (ast::VarDecl *v : vs)
+          if (v->type == Type::Unknown)
+            diag_.error(v->loc, "unresolved type for local '" + v->name + "'");
+      };
+      for (ast::FunctionDecl *fn : f->functions) {
+        locals(fn->params);
+        locals(fn->locals);
+      }
+      for (ast::ProbeDecl *pr : f->probes)
+        locals(pr->locals);
+    }
+  }
+
+private:
+  void set(ast::Expr &n, Type t) {
+    if (n.type == Type::Unknown && t != Type::Unknown) {
+      n.type = t;
+      changed_ = true;
+    }
+  }
+  void learn(ast::Expr &n, Type t) { set(n, t); }
+  void learn_slot(Type &slot, Type t, ast::Node &where) {
+    if (t == Type::Unknown)
+      return;
+    if (slot == Type::Unknown) {
+      slot = t;
+      changed_ = true;
+    }
+    (void)where;
+  }
+  // A variable slot and an expression must agree.
+  void meet(Type &slot, ast::Expr *e, const std::string &what) {
+    if (!e)
+      return;
+    if (slot == Type::Unknown && e->type != Type::Unknown) {
+      slot = e->type;
+      changed_ = true;
+    } else if (e->type == Type::Unknown && slot != Type::Unknown) {
+      push_down(e, slot);
+    } else if (slot != e->type) {
+      mismatch(*e, what, slot, e->type);
+    }
+  }
+  void meet(Type &slot, ast::SymbolExpr *e, const std::string &what) {
+    meet(slot, static_cast<ast::Expr *>(e), what);
+  }
+  void want(ast::Expr *e, Type t, const std::string &what) {
+    if (!e)
+      return;
+    if (e->type == Type::Unknown)
+      push_down(e, t);
+    else if (e->type != t)
+      mismatch(*e, what, t, e->type);
+  }
+  void unify(ast::Expr *a, ast::Expr *b, const std::string &what) {
+    if (a->type == Type::Unknown)
+      push_down(a, b->type);
+    else if (b->type == Type::Unknown)
+      push_down(b, a->type);
+    else if (a->type != b->type)
+      mismatch(*b, what, a->type, b->type);
+  }
+  // An expression whose type is now known from its context: variables,
+  // array elements and calls pass it on to their declarations.
+  void push_down(ast::Expr *e, Type t) {
+    if (!e || t == Type::Unknown || e->type != Type::Unknown)
+      return;
+    if (auto *s = dynamic_cast<ast::SymbolExpr *>(e)) {
+      Type *slot = s->local ? &s->local->type : s->global ? &s->global->type : nullptr;
+      if (slot && *slot == Type::Unknown) {
+        *slot = t;
+        changed_ = true;
+      }
+    } else if (auto *ix = dynamic_cast<ast::IndexExpr *>(e)) {
+      auto *sym = dynamic_cast<ast::SymbolExpr *>(ix->base);
+      if (sym && sym->global && sym->global->type == Type::Unknown) {
+        sym->global->type = t;
+        changed_ = true;
+      }
+    } else if (auto *c = dynamic_cast<ast::CallExpr *>(e)) {
+      if (c->callee && c->callee->return_type == Type::Unknown) {
+        c->callee->return_type = t;
+        changed_ = true;
+      }
+    }
+  }
+  void set_target(ast::Expr *target, Type t) {
+    push_down(target, t);
+    if (target && target->type == Type::Unknown)
+      set(*target, t);
+    else if (target && target->type != t && !(t == Type::Long && target->type == Type::Stats))
+      mismatch(*target, "target", t, target->type);
+  }
+  void mismatch(ast::Node &n, const std::string &what, Type want, Type got) {
+    diag_once(n, "type mismatch for " + what + ": expected " + ast::type_name(want) + ", found " +
+                     ast::type_name(got));
+  }
+  // Sweeps revisit every node: report each problem once, in the last sweep.
+  void diag_once(ast::Node &n, const std::string &msg) {
+    if (final_ && reported_.insert(&n).second)
+      diag_.error(n.loc, msg);
+  }
+  void check_format(ast::CallExpr &n) {
+    auto *fmt = dynamic_cast<ast::StringLit *>(n.args[0]);
+    if (!fmt) {
+      diag_once(*n.args[0], "the format of '" + n.name + "' must be a string literal");
+      return;
+    }
+    std::string err;
+    auto parsed = codegen::parse_format(fmt->value, err);
+    if (!parsed) {
+      diag_once(*fmt, err);
+      return;
+    }
+    size_t given = n.args.size() - 1;
+    if (given != parsed->arg_types.size()) {
+      diag_once(n, "format expects " + std::to_string(parsed->arg_types.size()) +
+                       " argument(s), " + std::to_string(given) + " given");
+      return;
+    }
+    for (size_t i = 0; i < given; ++i)
+      want(n.args[i + 1], parsed->arg_types[i],
+           "argument " + std::to_string(i + 1) + " of '" + n.name + "'");
+  }
+
+  Diagnostics &diag_;
+  ast::FunctionDecl *fn_ = nullptr;
+  bool changed_ = false, final_ = false;
+  std::set<ast::Node *> reported_;
+};
+
+} // namespace
+
+void infer_types(Program &program, Diagnostics &diag) {
+  TypeInference ti(diag);
+  // Each sweep can only learn types, never change one: this ends after at
+  // most as many sweeps as there are typeable things.
+  for (int round = 0; round < 1000 && ti.sweep(program, false); ++round) {
+  }
+  unsigned before = diag.errors();
+  ti.sweep(program, true);
+  if (diag.errors() == before)
+    ti.report_untyped(program);
+}
+
+} // namespace stap

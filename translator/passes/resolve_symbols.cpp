@@ -1,0 +1,114 @@
+#include "passes/resolve_symbols.h"
+
+#include "ast/visitor.h"
+#include "passes/builtins.h"
+
+namespace stap {
+namespace {
+
+// A body being resolved: a probe's or a function's.
+struct Scope {
+  const SourceFile *file = nullptr;
+  const std::vector<ast::VarDecl *> *params = nullptr;
+  std::vector<ast::VarDecl *> *locals = nullptr;
+};
+
+class SymbolResolver : public ast::Visitor {
+public:
+  SymbolResolver(Program &p, ast::Arena &a, Diagnostics &d) : prog_(p), arena_(a), diag_(d) {}
+
+  void resolve_body(const Scope &scope, ast::Stmt *body) {
+    scope_ = scope;
+    visit_stmt(body);
+  }
+
+  void visit(ast::SymbolExpr &n) override { bind(n); }
+
+  void visit(ast::IndexExpr &n) override {
+    for (ast::Expr *e : n.indexes)
+      visit_expr(e);
+    auto *sym = dynamic_cast<ast::SymbolExpr *>(n.base);
+    if (!sym) {
+      visit_expr(n.base); // a histogram's buckets
+      return;
+    }
+    bind(*sym);
+    if (sym->global)
+      sym->global->array = true;
+    else
+      diag_.error(sym->loc, "local array '" + sym->name +
+                                "' is not supported; declare it global");
+  }
+
+  void visit(ast::CallExpr &n) override {
+    Visitor::visit(n);
+    n.callee = find_function(n.name, n.args.size());
+    if (!n.callee && !find_builtin(n.name))
+      diag_.error(n.loc, "unresolved function call '" + n.name + "' with " +
+                             std::to_string(n.args.size()) + " argument(s)");
+  }
+
+private:
+  bool visible(const SourceFile *owner, bool is_private) const {
+    return !is_private || owner == scope_.file;
+  }
+
+  ast::GlobalDecl *find_global(const std::string &name) const {
+    for (const auto &f : prog_.files)
+      for (ast::GlobalDecl *g : f->globals)
+        if (g->name == name && visible(f->source.get(), g->is_private))
+          return g;
+    return nullptr;
+  }
+
+  ast::FunctionDecl *find_function(const std::string &name, size_t arity) const {
+    for (const auto &f : prog_.files)
+      for (ast::FunctionDecl *fn : f->functions)
+        if (fn->name == name && fn->params.size() == arity &&
+            visible(f->source.get(), fn->is_private))
+          return fn;
+    return nullptr;
+  }
+
+  void bind(ast::SymbolExpr &n) {
+    if (n.local || n.global)
+      return;
+    if (scope_.params)
+      for (ast::VarDecl *p : *scope_.params)
+        if (p->name == n.name) {
+          n.local = p;
+          return;
+        }
+    for (ast::VarDecl *l : *scope_.locals)
+      if (l->name == n.name) {
+        n.local = l;
+        return;
+      }
+    if ((n.global = find_global(n.name)))
+      return;
+    // First use of a new local.
+    ast::VarDecl *v = arena_.make<ast::VarDecl>(n.loc);
+    v->name = n.name;
+    scope_.locals->push_back(v);
+    n.local = v;
+  }
+
+  Program &prog_;
+  ast::Arena &arena_;
+  Diagnostics &diag_;
+  Scope scope_;
+};
+
+} // namespace
+
+void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag) {
+  SymbolResolver r(program, arena, diag);
+  for (const auto &f : program.files) {
+    for (ast::FunctionDecl *fn : f->functions)
+      r.resolve_body(Scope{f->source.get(), &fn->params, &fn->locals}, fn->body);
+    for (ast::ProbeDecl *p : f->probes)
+      r.resolve_body(Scope{f->source.get(), nullptr, &p->locals}, p->body);
+  }
+}
+
+} // namespace stap
