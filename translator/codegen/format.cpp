@@ -20,7 +20,11 @@ std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err)
       text += ch;
       continue;
     }
-    if (i < fmt.size() && fmt[i] == '%') {
+    if (i >= fmt.size()) {
+      err = "incomplete conversion at the end of the format";
+      return std::nullopt;
+    }
+    if (fmt[i] == '%') {
       text += '%';
       ++i;
       continue;

@@ -49,14 +49,14 @@ bool resolve_target(const Options &opts, Target &t, Diagnostics &diag) {
     uname(&u);
     t.release = u.release;
   }
-  if (opts.last_pass >= 4 || opts.last_pass == 3) {
+  if (opts.last_pass >= 4) {
     t.build_dir = build::kernel_build_dir(t.release, err);
     if (t.build_dir.empty()) {
       diag.error(err);
       return false;
     }
   } else {
-    t.build_dir = build::kernel_build_dir(t.release, err); // optional before pass 3
+    t.build_dir = build::kernel_build_dir(t.release, err); // optional before pass 4
   }
   if (!t.build_dir.empty())
     t.config = read_kernel_config(t.build_dir);
