@@ -41,6 +41,10 @@ void stp_printf(struct stp_context *c, const char *fmt, ...)
 	int n;
 	unsigned room = STP_PRINT_BUF_SIZE - c->pbuf_len;
 
+	/* An error while evaluating the arguments ends the statement: it
+	 * prints nothing. */
+	if (unlikely(c->last_error))
+		return;
 	va_start(ap, fmt);
 	n = vsnprintf(c->pbuf + c->pbuf_len, room, fmt, ap);
 	va_end(ap);
@@ -67,6 +71,8 @@ void stp_print_str(struct stp_context *c, const char *s)
 
 void stp_exit(struct stp_context *c)
 {
+	if (unlikely(c->last_error))
+		return;
 	stp_request_exit();
 }
 

@@ -31,7 +31,7 @@ TEST_P(RemoteStap, HelloPrintsAndExitsZero) {
 TEST_P(RemoteStap, ErrorsInTheGuestComeBackWithStatusOne) {
   CommandResult r = stap_remote(GetParam(), "-e " + shell_quote("probe begin { print(1/0) }"));
   EXPECT_EQ(r.out, "");
-  EXPECT_NE(r.err.find("ERROR: division by 0 near <input>:1:21"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ERROR: division by 0 near <input>:1:22"), std::string::npos) << r.err;
   EXPECT_EQ(r.status, 1);
 }
 

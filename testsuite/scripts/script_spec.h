@@ -13,6 +13,7 @@
 //                            on the host; without it the module runs in the VMs
 #pragma once
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct ScriptSpec {
   std::string stap_args, staprun_args;
   int last_pass = 5;
 };
+
+// For test names and failure messages.
+inline void PrintTo(const ScriptSpec &s, std::ostream *os) { *os << s.path; }
 
 std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string &err);
 // Every *.stp under `dir`, sorted by name.

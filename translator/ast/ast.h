@@ -3,7 +3,8 @@
 // Nodes are plain structs owned by an ast::Arena and linked by raw pointers:
 // they are never freed before the whole program is, and pointers are cheap
 // to pass through the grammar's semantic actions and through the passes.
-// Every node carries the SourceLoc of its first token. Later passes annotate
+// Every node carries the SourceLoc of its first token (a binary operator:
+// of the operator token). Later passes annotate
 // nodes in place (`type`, resolved `decl` pointers) rather than building
 // side tables.
 #pragma once

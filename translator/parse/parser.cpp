@@ -566,7 +566,9 @@ ast::Expr *Parser::binary(int level) {
         found = op;
     if (!found)
       return left;
-    auto *b = make<ast::BinaryExpr>(left->loc);
+    // Binary operators are located at the operator, as run-time errors
+    // ("division by 0 near ...") are about the operator.
+    auto *b = make<ast::BinaryExpr>(peek().loc);
     b->op = take().text;
     b->left = left;
     b->right = binary(level + 1);
