@@ -51,6 +51,8 @@ std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string 
       s.stap_args = v;
     } else if (directive("staprun", v)) {
       s.staprun_args = v;
+    } else if (directive("guest", v)) {
+      s.guest_command = v;
     } else if (directive("pass", v)) {
       s.last_pass = std::stoi(v);
     }

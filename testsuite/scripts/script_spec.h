@@ -9,6 +9,8 @@
 //   // status: N             the exit status (default 0)
 //   // stap: ARGS            extra stap options (shell words)
 //   // staprun: ARGS         extra staprun options, e.g. -c 'CMD'
+//   // guest: COMMAND        the guest's shell command instead of `staprun ARGS
+//                            MODULE`; MODULE stands for the module's file name
 //   // pass: N               stop after pass N (1-4): the test runs stap only,
 //                            on the host; without it the module runs in the VMs
 #pragma once
@@ -24,7 +26,7 @@ struct ScriptSpec {
   std::vector<std::string> stdout_lines, stderr_lines;
   bool check_stderr = false;
   int status = 0;
-  std::string stap_args, staprun_args;
+  std::string stap_args, staprun_args, guest_command;
   int last_pass = 5;
 };
 

@@ -75,7 +75,13 @@ const ArchRun &arch_run(const std::string &arch) {
       continue;
     remote::VmJob job;
     job.name = s.name;
-    job.command = "staprun " + s.staprun_args + " t_" + s.name + ".ko";
+    std::string module = "t_" + s.name + ".ko";
+    job.command = "staprun " + s.staprun_args + " " + module;
+    if (!s.guest_command.empty()) {
+      job.command = s.guest_command;
+      for (size_t at; (at = job.command.find("MODULE")) != std::string::npos;)
+        job.command.replace(at, 6, module);
+    }
     job.files = {ko};
     job.timeout_s = 60;
     jobs.push_back(job);
