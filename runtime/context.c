@@ -12,6 +12,9 @@ static int stp_contexts_alloc(void)
 		stp_contexts[cpu] = vzalloc(sizeof(struct stp_context));
 		if (!stp_contexts[cpu])
 			return -ENOMEM;
+		stp_contexts[cpu]->frames = vzalloc(max(stp_module.frames_size, 8u));
+		if (!stp_contexts[cpu]->frames)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -21,8 +24,11 @@ static void stp_contexts_free(void)
 	unsigned cpu;
 	if (!stp_contexts)
 		return;
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (stp_contexts[cpu])
+			vfree(stp_contexts[cpu]->frames);
 		vfree(stp_contexts[cpu]);
+	}
 	kfree(stp_contexts);
 	stp_contexts = NULL;
 }
@@ -115,6 +121,8 @@ static void stp_run_probe(const struct stp_probe *p)
 	c->last_error = NULL;
 	c->error_loc = NULL;
 	c->pbuf_len = 0;
+	c->frame_top = 0;
+	c->nesting = 0;
 	p->handler(c);
 	stp_flush(c);
 	if (unlikely(c->last_error))
@@ -122,4 +130,36 @@ static void stp_run_probe(const struct stp_probe *p)
 	atomic_set(&c->busy, 0);
 out:
 	local_irq_restore(flags);
+}
+
+bool stp_lock_globals(struct stp_context *c, const struct stp_lock_req *reqs, unsigned n)
+{
+	unsigned i, tries;
+
+	for (i = 0; i < n; i++) {
+		for (tries = 0; tries < MAXTRYLOCK; tries++) {
+			if (reqs[i].write ? write_trylock(reqs[i].lock) : read_trylock(reqs[i].lock))
+				break;
+			cpu_relax();
+		}
+		if (tries == MAXTRYLOCK) {
+			stp_unlock_globals(reqs, i);
+			if (atomic_inc_return(&stp_skipped_count) > MAXSKIPPED) {
+				stp_ctl_send("error skipped too many probes (MAXSKIPPED %d)", MAXSKIPPED);
+				stp_request_exit();
+			}
+			return false;
+		}
+	}
+	return true;
+}
+
+void stp_unlock_globals(const struct stp_lock_req *reqs, unsigned n)
+{
+	while (n--) {
+		if (reqs[n].write)
+			write_unlock(reqs[n].lock);
+		else
+			read_unlock(reqs[n].lock);
+	}
 }

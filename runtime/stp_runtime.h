@@ -13,6 +13,10 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/string.h>
+#include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/spinlock.h>
 
 #ifndef MAXACTION
 #define MAXACTION 1000
@@ -30,10 +34,18 @@
 #ifndef STP_PRINT_BUF_SIZE
 #define STP_PRINT_BUF_SIZE 8192
 #endif
+#ifndef MAXNESTING
+#define MAXNESTING 10
+#endif
+#ifndef MAXTRYLOCK
+#define MAXTRYLOCK 1000
+#endif
 /* Default per-CPU transport ring size (staprun -s overrides at load). */
 #ifndef STP_RING_SIZE
 #define STP_RING_SIZE (256 * 1024)
 #endif
+
+#define STP_MAX(a, b) ((a) > (b) ? (a) : (b))
 
 struct stp_probe;
 
@@ -47,6 +59,11 @@ struct stp_context {
 	char error_buf[128];            /* for formatted error messages */
 	unsigned pbuf_len;
 	char pbuf[STP_PRINT_BUF_SIZE];  /* this handler's output, not yet committed */
+	/* Script locals and temporaries live here, never on the kernel stack:
+	 * the handler's frame first, then one frame per nested function call. */
+	char *frames;                   /* stp_module.frames_size bytes */
+	unsigned frame_top;             /* bytes in use */
+	unsigned nesting;               /* function call depth (MAXNESTING) */
 };
 
 typedef void (*stp_handler_fn)(struct stp_context *c);
@@ -65,6 +82,7 @@ struct stp_module_desc {
 	unsigned n_end;
 	const struct stp_probe *const *error_probes;
 	unsigned n_error;
+	unsigned frames_size;        /* bytes of locals per CPU, see stp_context */
 	int (*init_globals)(void);   /* may be NULL */
 	void (*free_globals)(void);  /* may be NULL */
 };
@@ -82,6 +100,67 @@ void stp_exit(struct stp_context *c);
 /* Records a run-time error; the handler stops at its next check. */
 void stp_error(struct stp_context *c, const char *msg);
 
+/* ---- frames of locals ---- */
+
+/* Reserves `size` zeroed bytes for a function's locals; NULL (and an
+ * error) when calls nest deeper than MAXNESTING. */
+static inline void *stp_push_frame(struct stp_context *c, unsigned size)
+{
+	void *f;
+	size = ALIGN(size, 8);
+	if (unlikely(c->nesting >= MAXNESTING)) {
+		stp_error(c, "MAXNESTING exceeded");
+		return NULL;
+	}
+	f = c->frames + c->frame_top;
+	memset(f, 0, size);
+	c->frame_top += size;
+	c->nesting++;
+	return f;
+}
+
+static inline void stp_pop_frame(struct stp_context *c, unsigned size)
+{
+	c->frame_top -= ALIGN(size, 8);
+	c->nesting--;
+}
+
+/* ---- strings: every script string is a MAXSTRINGLEN buffer ---- */
+
+static inline char *stp_strcpy(char *dst, const char *src)
+{
+	if (dst != src)
+		strscpy(dst, src, MAXSTRINGLEN);
+	return dst;
+}
+
+static inline char *stp_strcat(char *dst, const char *src)
+{
+	strlcat(dst, src, MAXSTRINGLEN);
+	return dst;
+}
+
+/* a . b into dst; the translator always gives a temporary that is
+ * neither operand's storage. */
+static inline char *stp_concat(char *dst, const char *a, const char *b)
+{
+	stp_strcpy(dst, a);
+	return stp_strcat(dst, b);
+}
+
+/* ---- global variable locks ---- */
+
+struct stp_lock_req {
+	rwlock_t *lock;
+	bool write;
+};
+
+/* Takes every lock of `reqs` (sorted by the translator, so all handlers
+ * take them in one order) with a bounded number of tries. A handler that
+ * cannot get its locks is skipped and counted, never left spinning. */
+bool stp_lock_globals(struct stp_context *c, const struct stp_lock_req *reqs, unsigned n);
+void stp_unlock_globals(const struct stp_lock_req *reqs, unsigned n);
+
 /* Counts one statement; false (and an error) once MAXACTION is exceeded. */
 static inline bool stp_count_action(struct stp_context *c, const char *loc)
 {
@@ -91,6 +170,32 @@ static inline bool stp_count_action(struct stp_context *c, const char *loc)
 		return false;
 	}
 	return true;
+}
+
+/* Script division: by zero is a run-time error, and S64_MIN / -1 (which
+ * traps on x86) wraps as the other operations do. */
+static inline s64 stp_div(struct stp_context *c, s64 a, s64 b, const char *loc)
+{
+	if (unlikely(b == 0)) {
+		c->error_loc = loc;
+		stp_error(c, "division by 0");
+		return 0;
+	}
+	if (unlikely(b == -1))
+		return (s64)(0 - (u64)a);
+	return div64_s64(a, b); /* 32-bit kernels have no 64-bit '/' */
+}
+
+static inline s64 stp_mod(struct stp_context *c, s64 a, s64 b, const char *loc)
+{
+	if (unlikely(b == 0)) {
+		c->error_loc = loc;
+		stp_error(c, "division by 0");
+		return 0;
+	}
+	if (unlikely(b == -1))
+		return 0;
+	return a - div64_s64(a, b) * b;
 }
 
 #endif /* STP_RUNTIME_H */

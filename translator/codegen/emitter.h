@@ -13,6 +13,11 @@ public:
   // One line at the current indentation.
   void line(std::string_view text);
   void blank() { out_ += '\n'; }
+  // A line at column 0 whatever the indentation (labels, directives).
+  void raw_line(std::string_view text) {
+    out_ += text;
+    out_ += '\n';
+  }
   // "text {" and indent; close() undoes it ("}" + suffix, e.g. ";").
   void open(std::string_view text);
   void close(std::string_view suffix = "");

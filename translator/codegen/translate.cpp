@@ -1,11 +1,46 @@
 #include "codegen/translate.h"
 
-#include "codegen/handler.h"
+#include "codegen/body.h"
+#include "codegen/global_use.h"
 #include "codegen/module_writer.h"
+#include "codegen/names.h"
 
 #include <map>
 
 namespace stap::codegen {
+namespace {
+
+// `static DEFINE_RWLOCK(g_x_lock); static s64 g_x = 5;`
+void emit_globals(Emitter &out, Program &program, Diagnostics &diag) {
+  for (const auto &f : program.files) {
+    for (ast::GlobalDecl *g : f->globals) {
+      if (g->array || g->type == ast::Type::Stats) {
+        diag.error(g->loc, "global arrays and statistics are not supported by the translator yet");
+        continue;
+      }
+      std::string decl = "static " + c_declare(g->type, global_name(*g));
+      if (auto *n = dynamic_cast<ast::NumberLit *>(g->init))
+        decl += " = " + std::to_string(n->value) + "LL";
+      else if (auto *s = dynamic_cast<ast::StringLit *>(g->init))
+        decl += " = " + c_string_literal(s->value);
+      out.line("static DEFINE_RWLOCK(" + global_lock_name(*g) + ");");
+      out.line(decl + ";");
+    }
+  }
+  out.blank();
+}
+
+// "STP_MAX(a, STP_MAX(b, c))"
+std::string max_of(const std::vector<std::string> &sizes) {
+  if (sizes.empty())
+    return "0";
+  std::string r = "ALIGN(" + sizes.back() + ", 8)";
+  for (size_t i = sizes.size() - 1; i-- > 0;)
+    r = "STP_MAX(ALIGN(" + sizes[i] + ", 8), " + r + ")";
+  return r;
+}
+
+} // namespace
 
 std::string translate_program(Program &program, Diagnostics &diag) {
   ModuleWriter w;
@@ -14,14 +49,30 @@ std::string translate_program(Program &program, Diagnostics &diag) {
               program.files.front()->source->name() + ". Do not edit.");
   out.line("#include \"stp_runtime.h\"");
   out.blank();
+  emit_globals(out, program, diag);
+
+  std::vector<ast::FunctionDecl *> functions;
+  for (const auto &f : program.files)
+    for (ast::FunctionDecl *fn : f->functions)
+      functions.push_back(fn);
+  for (ast::FunctionDecl *fn : functions)
+    out.line(function_prototype(*fn) + ";");
+  if (!functions.empty())
+    out.blank();
+  std::vector<std::string> function_frames, handler_frames;
+  for (ast::FunctionDecl *fn : functions) {
+    out.comment("function " + fn->name + " at " + loc_string(fn->loc));
+    function_frames.push_back(emit_function(out, *fn, diag));
+  }
 
   // One handler per probe body, shared by all of its probe points.
+  GlobalUseAnalysis globals;
   std::map<ast::ProbeDecl *, std::string> handlers;
   for (auto &rp : program.probes) {
     auto [it, fresh] = handlers.emplace(rp.decl, "probe_" + std::to_string(handlers.size()));
     if (fresh) {
       out.comment("probe " + rp.pp + " at " + loc_string(rp.decl->loc));
-      emit_probe_handler(out, it->second, *rp.decl->body, diag);
+      handler_frames.push_back(emit_probe_handler(out, it->second, *rp.decl, globals, diag));
     }
     rp.handler = it->second;
   }
@@ -35,6 +86,9 @@ std::string translate_program(Program &program, Diagnostics &diag) {
     if (!mine.empty())
       family->emit(w, mine);
   }
+  // A handler's frame, then up to MAXNESTING nested function frames.
+  w.set_module_field("frames_size", max_of(handler_frames) + " + MAXNESTING * " +
+                                        max_of(function_frames));
   w.emit_module_desc();
   return out.str();
 }

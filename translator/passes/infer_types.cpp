@@ -105,7 +105,7 @@ public:
       return;
     }
     unify(n.target, n.value, "both sides of '" + n.op + "'");
-    if (n.value->type != Type::Unknown)
+    if (n.value->type != Type::Unknown && n.target->type == Type::Unknown)
       set_target(n.target, n.value->type);
     if (n.target->type != Type::Unknown)
       set(n, n.target->type);

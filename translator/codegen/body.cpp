@@ -1,0 +1,422 @@
+#include "codegen/body.h"
+
+#include "ast/visitor.h"
+#include "codegen/format.h"
+#include "codegen/names.h"
+
+#include <climits>
+#include <functional>
+
+namespace stap::codegen {
+namespace {
+
+// Does evaluating `e` change anything (assignments, ++/--, calls)?
+bool has_side_effects(ast::Expr *e) {
+  struct Finder : ast::Visitor {
+    bool found = false;
+    void visit(ast::AssignExpr &) override { found = true; }
+    void visit(ast::IncDecExpr &) override { found = true; }
+    void visit(ast::CallExpr &) override { found = true; }
+  } f;
+  if (e)
+    e->accept(f);
+  return f.found;
+}
+
+// Translates one body. Expressions become C expression strings (string
+// values: a `char *` to a MAXSTRINGLEN buffer or a literal); statements are
+// emitted as lines into `out_`. Locals and temporaries become fields of the
+// frame struct, collected in `fields_`.
+class BodyWriter : public ast::Visitor {
+public:
+  BodyWriter(Diagnostics &diag, ast::FunctionDecl *fn) : diag_(diag), fn_(fn) {}
+
+  Emitter out_;
+  std::vector<std::string> fields_;
+
+  void declare_locals(const std::vector<ast::VarDecl *> &vars) {
+    for (ast::VarDecl *v : vars)
+      fields_.push_back(c_declare(v->type, "v_" + v->name));
+  }
+
+  std::string expr(ast::Expr *e) {
+    std::string saved = std::move(result_);
+    result_.clear();
+    e->accept(*this);
+    std::string r = std::move(result_);
+    result_ = std::move(saved);
+    return r;
+  }
+
+  // ---- statements
+  void visit(ast::BlockStmt &n) override {
+    for (ast::Stmt *s : n.stmts)
+      s->accept(*this);
+  }
+  void visit(ast::NullStmt &) override {}
+  void visit(ast::ExprStmt &n) override {
+    begin_stmt(n);
+    out_.line("(void)" + expr(n.expr) + ";");
+    end_stmt();
+  }
+  void visit(ast::IfStmt &n) override {
+    begin_stmt(n);
+    std::string cond = expr(n.cond);
+    out_.line("if (unlikely(c->last_error)) goto out;");
+    out_.open("if (" + cond + ")");
+    n.then_stmt->accept(*this);
+    if (n.else_stmt) {
+      out_.close();
+      out_.open("else");
+      n.else_stmt->accept(*this);
+    }
+    out_.close();
+  }
+  void visit(ast::WhileStmt &n) override {
+    begin_stmt(n);
+    // Counting the condition too keeps even an empty loop bounded.
+    out_.open("while (" + count(n.loc) + " && (" + expr(n.cond) + ") && !c->last_error)");
+    n.body->accept(*this);
+    out_.close();
+    end_stmt();
+  }
+  void visit(ast::ForStmt &n) override {
+    begin_stmt(n);
+    std::string init = n.init ? "(void)" + expr(n.init) : "";
+    std::string cond = count(n.loc) + (n.cond ? " && (" + expr(n.cond) + ")" : "") +
+                       " && !c->last_error";
+    std::string step = n.step ? "(void)" + expr(n.step) : "";
+    out_.open("for (" + init + "; " + cond + "; " + step + ")");
+    n.body->accept(*this);
+    out_.close();
+    end_stmt();
+  }
+  void visit(ast::BreakStmt &n) override { begin_stmt(n); out_.line("break;"); }
+  void visit(ast::ContinueStmt &n) override { begin_stmt(n); out_.line("continue;"); }
+  void visit(ast::NextStmt &n) override {
+    if (fn_) {
+      unsupported(n, "'next' in a function");
+      return;
+    }
+    begin_stmt(n);
+    out_.line("goto out;");
+  }
+  void visit(ast::ReturnStmt &n) override {
+    begin_stmt(n);
+    if (!fn_) {
+      unsupported(n, "'return' outside a function");
+      return;
+    }
+    if (n.value) {
+      std::string v = expr(n.value);
+      if (n.value->type == ast::Type::String)
+        out_.line("stp_strcpy(ret, " + v + ");");
+      else
+        out_.line("ret = " + v + ";");
+    }
+    out_.line("goto out;");
+  }
+
+  // ---- expressions
+  void visit(ast::NumberLit &n) override {
+    result_ = n.value == INT64_MIN ? "((s64)(-9223372036854775807LL - 1))"
+                                   : "((s64)" + std::to_string(n.value) + "LL)";
+  }
+  void visit(ast::StringLit &n) override { result_ = c_string_literal(n.value); }
+  void visit(ast::SymbolExpr &n) override {
+    if (n.local)
+      result_ = local_name(*n.local);
+    else if (n.global)
+      result_ = global_name(*n.global);
+    else
+      unsupported(n, "unresolved variable '" + n.name + "'");
+  }
+  void visit(ast::UnaryExpr &n) override {
+    result_ = "((s64)(" + n.op + "(" + expr(n.operand) + ")))";
+  }
+  void visit(ast::IncDecExpr &n) override {
+    std::string t = lvalue(n.operand);
+    if (t.empty())
+      return;
+    result_ = n.prefix ? "(" + n.op + t + ")" : "(" + t + n.op + ")";
+  }
+  void visit(ast::BinaryExpr &n) override {
+    result_ = sequenced({n.left, n.right}, [&](const std::vector<std::string> &v) {
+      binary(n, v[0], v[1]);
+      return result_;
+    });
+  }
+  void binary(ast::BinaryExpr &n, const std::string &l, const std::string &r) {
+    if (n.op == "/" || n.op == "%") {
+      // Division by zero is a run-time error, never a kernel trap.
+      result_ = std::string(n.op == "/" ? "stp_div" : "stp_mod") + "(c, " + l + ", " + r +
+                ", " + c_string_literal(loc_string(n.loc)) + ")";
+    } else if (n.op == ".") {
+      result_ = "stp_concat(" + temp(ast::Type::String) + ", " + l + ", " + r + ")";
+    } else if (n.op == "=~" || n.op == "!~") {
+      unsupported(n, "regular expression matching");
+    } else if (n.left->type == ast::Type::String) {
+      result_ = "((s64)(strcmp(" + l + ", " + r + ") " + n.op + " 0))";
+    } else if (n.op == ">>>") {
+      result_ = "((s64)((u64)(" + l + ") >> ((" + r + ") & 63)))";
+    } else if (n.op == "<<" || n.op == ">>") {
+      result_ = "((s64)((" + l + ") " + n.op + " ((" + r + ") & 63)))";
+    } else if (n.op == "+" || n.op == "-" || n.op == "*") {
+      // Wrap around as two's complement, never undefined overflow.
+      result_ = "((s64)((u64)(" + l + ") " + n.op + " (u64)(" + r + ")))";
+    } else {
+      result_ = "((s64)((" + l + ") " + n.op + " (" + r + ")))";
+    }
+  }
+  void visit(ast::TernaryExpr &n) override {
+    result_ = "((" + expr(n.cond) + ") ? (" + expr(n.then_expr) + ") : (" +
+              expr(n.else_expr) + "))";
+  }
+  void visit(ast::AssignExpr &n) override {
+    if (n.op == "<<<") {
+      unsupported(n, "statistics ('<<<')");
+      return;
+    }
+    std::string t = lvalue(n.target);
+    if (t.empty())
+      return;
+    std::string v = expr(n.value);
+    std::string loc = c_string_literal(loc_string(n.loc));
+    // The value is computed first; an error while computing it leaves the
+    // target as it was.
+    if (n.target->type == ast::Type::String) {
+      std::string set = n.op == ".=" ? "stp_strcat" : "stp_strcpy";
+      result_ = "({ const char *_v = " + v + "; if (!c->last_error) " + set + "(" + t +
+                ", _v); " + t + "; })";
+      return;
+    }
+    std::string compute = "_v";
+    if (n.op == "/=" || n.op == "%=")
+      compute = std::string(n.op == "/=" ? "stp_div" : "stp_mod") + "(c, " + t + ", _v, " + loc + ")";
+    else if (n.op == "+=" || n.op == "-=" || n.op == "*=")
+      compute = "(s64)((u64)" + t + " " + n.op.substr(0, 1) + " (u64)_v)";
+    else if (n.op == "<<=" || n.op == ">>=")
+      compute = "(" + t + " " + n.op.substr(0, 2) + " (_v & 63))";
+    else if (n.op != "=")
+      compute = "(" + t + " " + n.op.substr(0, 1) + " _v)";
+    result_ = "({ s64 _v = " + v + "; s64 _r = " + compute + "; if (!c->last_error) " + t +
+              " = _r; " + t + "; })";
+  }
+  void visit(ast::CallExpr &n) override {
+    if (n.callee) {
+      std::string ret = n.callee->return_type == ast::Type::String ? ", " + temp(ast::Type::String) : "";
+      result_ = sequenced(n.args, [&](const std::vector<std::string> &v) {
+        std::string call = function_name(*n.callee) + "(c" + ret;
+        for (const auto &a : v)
+          call += ", " + a;
+        return call + ")";
+      });
+      if (n.callee->return_type == ast::Type::Unknown)
+        result_ = "((void)" + result_ + ", (s64)0)";
+      return;
+    }
+    if (n.name == "exit") {
+      result_ = "(stp_exit(c), (s64)0)";
+    } else if (n.name == "printf") {
+      std::string err;
+      auto parsed = parse_format(static_cast<ast::StringLit *>(n.args[0])->value, err);
+      KernelFormat k = kernel_format(*parsed);
+      std::vector<ast::Expr *> args(n.args.begin() + 1, n.args.end());
+      result_ = sequenced(args, [&](const std::vector<std::string> &v) {
+        std::string call = "stp_printf(c, " + c_string_literal(k.format);
+        for (size_t i = 0; i < v.size(); ++i)
+          call += ", " + k.casts[i] + v[i];
+        return "(" + call + "), (s64)0)";
+      });
+    } else if (n.name == "print" || n.name == "println") {
+      std::string fmt;
+      for (ast::Expr *a : n.args)
+        fmt += a->type == ast::Type::String ? "%s" : "%lld";
+      if (n.name == "println")
+        fmt += "\n";
+      result_ = sequenced(n.args, [&](const std::vector<std::string> &v) {
+        std::string args;
+        for (size_t i = 0; i < v.size(); ++i)
+          args += ", " + std::string(n.args[i]->type == ast::Type::String ? "" : "(long long)") + v[i];
+        return "(stp_printf(c, " + c_string_literal(fmt) + args + "), (s64)0)";
+      });
+    } else {
+      unsupported(n, "call of '" + n.name + "'");
+    }
+  }
+
+  // Everything not translated yet is reported, never miscompiled.
+  void visit(ast::IndexExpr &n) override { unsupported(n, "arrays"); }
+  void visit(ast::InExpr &n) override { unsupported(n, "'in'"); }
+  void visit(ast::TargetExpr &n) override { unsupported(n, "target variable " + n.name); }
+  void visit(ast::CastExpr &n) override { unsupported(n, "@cast/@var"); }
+  void visit(ast::AtOpExpr &n) override { unsupported(n, "@" + n.name); }
+  void visit(ast::StatExpr &n) override { unsupported(n, "@" + n.op); }
+  void visit(ast::HistExpr &n) override { unsupported(n, "histograms"); }
+  void visit(ast::EmbeddedExpr &n) override { unsupported(n, "embedded C"); }
+  void visit(ast::ForeachStmt &n) override { unsupported(n, "foreach"); }
+  void visit(ast::DeleteStmt &n) override { unsupported(n, "delete"); }
+  void visit(ast::TryStmt &n) override { unsupported(n, "try/catch"); }
+  void visit(ast::EmbeddedStmt &n) override { unsupported(n, "embedded C"); }
+
+private:
+  std::string count(const SourceLoc &loc) {
+    return "stp_count_action(c, " + c_string_literal(loc_string(loc)) + ")";
+  }
+  void begin_stmt(ast::Stmt &s) {
+    out_.line_directive(s.loc);
+    out_.line("if (!" + count(s.loc) + ") goto out;");
+  }
+  void end_stmt() { out_.line("if (unlikely(c->last_error)) goto out;"); }
+  // C leaves the order of operand and argument evaluation open; the script
+  // language evaluates left to right. When a later operand has side
+  // effects, the operands are bound to C locals in order first.
+  std::string sequenced(const std::vector<ast::Expr *> &operands,
+                        const std::function<std::string(const std::vector<std::string> &)> &build) {
+    std::vector<std::string> values;
+    bool needed = false;
+    for (size_t i = 1; i < operands.size(); ++i)
+      needed |= has_side_effects(operands[i]);
+    for (ast::Expr *e : operands)
+      values.push_back(expr(e));
+    if (!needed)
+      return build(values);
+    std::string r = "({ ";
+    for (size_t i = 0; i < operands.size(); ++i) {
+      std::string name = "_s" + std::to_string(seq_++);
+      r += std::string(operands[i]->type == ast::Type::String ? "const char *" : "s64 ") + name +
+           " = " + values[i] + "; ";
+      values[i] = name;
+    }
+    return r + build(values) + "; })";
+  }
+  std::string temp(ast::Type t) {
+    std::string name = "t_" + std::to_string(temps_++);
+    fields_.push_back(c_declare(t, name));
+    return "l->" + name;
+  }
+  std::string lvalue(ast::Expr *e) {
+    if (auto *s = dynamic_cast<ast::SymbolExpr *>(e))
+      return expr(s);
+    unsupported(*e, "assignment to this kind of expression");
+    return {};
+  }
+  void unsupported(ast::Node &n, const std::string &what) {
+    diag_.error(n.loc, what + " is not supported by the translator yet");
+    result_ = "((s64)0)";
+  }
+
+  Diagnostics &diag_;
+  ast::FunctionDecl *fn_;
+  std::string result_;
+  int temps_ = 0, seq_ = 0;
+};
+
+void emit_frame_struct(Emitter &out, const std::string &name,
+                       const std::vector<std::string> &fields) {
+  out.open("struct " + frame_struct(name));
+  for (const auto &f : fields)
+    out.line(f + ";");
+  if (fields.empty())
+    out.line("char unused;");
+  out.close(";");
+}
+
+void append_body(Emitter &out, const Emitter &body) {
+  // The body was emitted at indentation 0: indent it one level here.
+  const std::string &text = body.str();
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    std::string line = text.substr(start, nl - start);
+    if (line.rfind("#line", 0) == 0)
+      out.raw_line(line);
+    else
+      out.line(line);
+    start = nl + 1;
+  }
+}
+
+} // namespace
+
+std::string emit_probe_handler(Emitter &out, const std::string &name, ast::ProbeDecl &probe,
+                               GlobalUseAnalysis &globals, Diagnostics &diag) {
+  BodyWriter w(diag, nullptr);
+  w.declare_locals(probe.locals);
+  probe.body->accept(w);
+  emit_frame_struct(out, name, w.fields_);
+
+  GlobalUse use = globals.of_body(probe.body);
+  out.open("static void " + name + "(struct stp_context *c)");
+  out.line("struct " + frame_struct(name) + " *l = (struct " + frame_struct(name) +
+           " *)c->frames;");
+  if (!use.empty()) {
+    out.open("static const struct stp_lock_req locks[] =");
+    for (const auto &[g, write] : use)
+      out.line("{ &" + global_lock_name(*g) + ", " + (write ? "true" : "false") + " },");
+    out.close(";");
+  }
+  out.line("memset(l, 0, sizeof(*l));");
+  out.line("c->frame_top = ALIGN(sizeof(*l), 8);");
+  std::string n = std::to_string(use.size());
+  if (!use.empty())
+    out.line("if (!stp_lock_globals(c, locks, " + n + ")) return;");
+  append_body(out, w.out_);
+  out.raw_line("out: __attribute__((unused));");
+  if (!use.empty())
+    out.line("stp_unlock_globals(locks, " + n + ");");
+  out.close();
+  out.blank();
+  return "sizeof(struct " + frame_struct(name) + ")";
+}
+
+std::string function_prototype(const ast::FunctionDecl &fn) {
+  bool str = fn.return_type == ast::Type::String;
+  std::string p = std::string("static ") + (str ? "const char *" : "s64 ") + function_name(fn) +
+                  "(struct stp_context *c";
+  if (str)
+    p += ", char *ret";
+  for (size_t i = 0; i < fn.params.size(); ++i)
+    p += std::string(", ") + (fn.params[i]->type == ast::Type::String ? "const char *" : "s64 ") +
+         "a" + std::to_string(i);
+  return p + ")";
+}
+
+std::string emit_function(Emitter &out, ast::FunctionDecl &fn, Diagnostics &diag) {
+  std::string name = function_name(fn);
+  if (!dynamic_cast<ast::BlockStmt *>(fn.body)) {
+    diag.error(fn.loc, "embedded C functions are not supported by the translator yet");
+    return "0";
+  }
+  BodyWriter w(diag, &fn);
+  w.declare_locals(fn.params);
+  w.declare_locals(fn.locals);
+  fn.body->accept(w);
+  emit_frame_struct(out, name, w.fields_);
+
+  bool str = fn.return_type == ast::Type::String;
+  out.open(function_prototype(fn));
+  out.line("struct " + frame_struct(name) + " *l = stp_push_frame(c, sizeof(*l));");
+  if (!str)
+    out.line("s64 ret = 0;");
+  else
+    out.line("ret[0] = '\\0';");
+  out.line("if (!l)");
+  out.line(str ? "\treturn ret;" : "\treturn 0;");
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    std::string a = "a" + std::to_string(i);
+    if (fn.params[i]->type == ast::Type::String)
+      out.line("stp_strcpy(" + local_name(*fn.params[i]) + ", " + a + ");");
+    else
+      out.line(local_name(*fn.params[i]) + " = " + a + ";");
+  }
+  append_body(out, w.out_);
+  out.raw_line("out: __attribute__((unused));");
+  out.line("stp_pop_frame(c, sizeof(*l));");
+  out.line("return ret;");
+  out.close();
+  out.blank();
+  return "sizeof(struct " + frame_struct(name) + ")";
+}
+
+} // namespace stap::codegen

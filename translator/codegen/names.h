@@ -1,0 +1,22 @@
+// C names the generated code uses for script things, in one place.
+#pragma once
+#include "ast/ast.h"
+
+#include <string>
+
+namespace stap::codegen {
+
+inline std::string global_name(const ast::GlobalDecl &g) { return "g_" + g.name; }
+inline std::string global_lock_name(const ast::GlobalDecl &g) { return "g_" + g.name + "_lock"; }
+inline std::string local_name(const ast::VarDecl &v) { return "l->v_" + v.name; }
+inline std::string function_name(const ast::FunctionDecl &f) {
+  return "f_" + f.name + "_" + std::to_string(f.params.size());
+}
+inline std::string frame_struct(const std::string &body_name) { return body_name + "_locals"; }
+
+// A C declarator for a script value of type `t` named `name`.
+inline std::string c_declare(ast::Type t, const std::string &name) {
+  return t == ast::Type::String ? "char " + name + "[MAXSTRINGLEN]" : "s64 " + name;
+}
+
+} // namespace stap::codegen
