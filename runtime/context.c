@@ -75,6 +75,11 @@ void stp_print_str(struct stp_context *c, const char *s)
 	stp_printf(c, "%s", s);
 }
 
+long stp_target(void)
+{
+	return stp_target_pid;
+}
+
 void stp_exit(struct stp_context *c)
 {
 	if (unlikely(c->last_error))

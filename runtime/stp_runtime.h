@@ -17,6 +17,11 @@
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/spinlock.h>
+#include <linux/sched.h>
+#include <linux/cred.h>
+#include <linux/smp.h>
+#include <linux/jiffies.h>
+#include <linux/timekeeping.h>
 
 #ifndef MAXACTION
 #define MAXACTION 1000
@@ -97,6 +102,8 @@ __printf(2, 3) void stp_printf(struct stp_context *c, const char *fmt, ...);
 void stp_print_str(struct stp_context *c, const char *s);
 /* exit(): ask staprun to end the session after this handler. */
 void stp_exit(struct stp_context *c);
+/* The -c command's or -x process's pid, 0 without either: target(). */
+long stp_target(void);
 /* Records a run-time error; the handler stops at its next check. */
 void stp_error(struct stp_context *c, const char *msg);
 

@@ -337,6 +337,32 @@ void append_body(Emitter &out, const Emitter &body) {
   }
 }
 
+// An embedded-C function body (tapsets, guru mode) sees its arguments as
+// STAP_ARG_name, its result as STAP_RETVALUE, and returns with
+// STAP_RETURN(v); CONTEXT is the probe context.
+void emit_embedded_body(Emitter &out, const ast::FunctionDecl &fn, const std::string &code) {
+  bool str = fn.return_type == ast::Type::String;
+  out.raw_line("#define CONTEXT c");
+  for (const ast::VarDecl *p : fn.params)
+    out.raw_line("#define STAP_ARG_" + p->name + " (" + local_name(*p) + ")");
+  out.raw_line("#define STAP_RETVALUE ret");
+  out.raw_line(str ? "#define STAP_RETURN(v) do { strscpy(ret, (v), MAXSTRINGLEN); goto out; } while (0)"
+                   : "#define STAP_RETURN(v) do { ret = (v); goto out; } while (0)");
+  out.line_directive(fn.body->loc);
+  out.open("");
+  append_body(out, [&] {
+    Emitter e;
+    e.raw_line(code);
+    return e;
+  }());
+  out.close();
+  out.raw_line("#undef STAP_RETURN");
+  out.raw_line("#undef STAP_RETVALUE");
+  for (const ast::VarDecl *p : fn.params)
+    out.raw_line("#undef STAP_ARG_" + p->name);
+  out.raw_line("#undef CONTEXT");
+}
+
 } // namespace
 
 std::string emit_probe_handler(Emitter &out, const std::string &name, ast::ProbeDecl &probe,
@@ -384,14 +410,12 @@ std::string function_prototype(const ast::FunctionDecl &fn) {
 
 std::string emit_function(Emitter &out, ast::FunctionDecl &fn, Diagnostics &diag) {
   std::string name = function_name(fn);
-  if (!dynamic_cast<ast::BlockStmt *>(fn.body)) {
-    diag.error(fn.loc, "embedded C functions are not supported by the translator yet");
-    return "0";
-  }
+  auto *embedded = dynamic_cast<ast::EmbeddedStmt *>(fn.body);
   BodyWriter w(diag, &fn);
   w.declare_locals(fn.params);
   w.declare_locals(fn.locals);
-  fn.body->accept(w);
+  if (!embedded)
+    fn.body->accept(w);
   emit_frame_struct(out, name, w.fields_);
 
   bool str = fn.return_type == ast::Type::String;
@@ -410,7 +434,10 @@ std::string emit_function(Emitter &out, ast::FunctionDecl &fn, Diagnostics &diag
     else
       out.line(local_name(*fn.params[i]) + " = " + a + ";");
   }
-  append_body(out, w.out_);
+  if (embedded)
+    emit_embedded_body(out, fn, embedded->code);
+  else
+    append_body(out, w.out_);
   out.raw_line("out: __attribute__((unused));");
   out.line("stp_pop_frame(c, sizeof(*l));");
   out.line("return ret;");

@@ -12,20 +12,18 @@ namespace {
 
 // `static DEFINE_RWLOCK(g_x_lock); static s64 g_x = 5;`
 void emit_globals(Emitter &out, Program &program, Diagnostics &diag) {
-  for (const auto &f : program.files) {
-    for (ast::GlobalDecl *g : f->globals) {
-      if (g->array || g->type == ast::Type::Stats) {
-        diag.error(g->loc, "global arrays and statistics are not supported by the translator yet");
-        continue;
-      }
-      std::string decl = "static " + c_declare(g->type, global_name(*g));
-      if (auto *n = dynamic_cast<ast::NumberLit *>(g->init))
-        decl += " = " + std::to_string(n->value) + "LL";
-      else if (auto *s = dynamic_cast<ast::StringLit *>(g->init))
-        decl += " = " + c_string_literal(s->value);
-      out.line("static DEFINE_RWLOCK(" + global_lock_name(*g) + ");");
-      out.line(decl + ";");
+  for (ast::GlobalDecl *g : program.globals) {
+    if (g->array || g->type == ast::Type::Stats) {
+      diag.error(g->loc, "global arrays and statistics are not supported by the translator yet");
+      continue;
     }
+    std::string decl = "static " + c_declare(g->type, global_name(*g));
+    if (auto *n = dynamic_cast<ast::NumberLit *>(g->init))
+      decl += " = " + std::to_string(n->value) + "LL";
+    else if (auto *s = dynamic_cast<ast::StringLit *>(g->init))
+      decl += " = " + c_string_literal(s->value);
+    out.line("static DEFINE_RWLOCK(" + global_lock_name(*g) + ");");
+    out.line(decl + ";");
   }
   out.blank();
 }
@@ -51,10 +49,7 @@ std::string translate_program(Program &program, Diagnostics &diag) {
   out.blank();
   emit_globals(out, program, diag);
 
-  std::vector<ast::FunctionDecl *> functions;
-  for (const auto &f : program.files)
-    for (ast::FunctionDecl *fn : f->functions)
-      functions.push_back(fn);
+  const std::vector<ast::FunctionDecl *> &functions = program.functions;
   for (ast::FunctionDecl *fn : functions)
     out.line(function_prototype(*fn) + ";");
   if (!functions.empty())

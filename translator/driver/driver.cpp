@@ -10,6 +10,7 @@
 #include "passes/print.h"
 #include "passes/resolve_probes.h"
 #include "passes/infer_types.h"
+#include "passes/load_tapsets.h"
 #include "passes/resolve_symbols.h"
 #include "run/run.h"
 #include "run/run_remote.h"
@@ -78,7 +79,12 @@ bool Driver::pass1_parse() {
   program_.files.push_back(parse::parse_file(src, arena_, diag_, po));
   if (diag_.errors())
     return false;
-  verbose_pass(1, "parsed user script and 0 library scripts");
+  tapsets::SearchPathConfig path{tapsets::default_roots(opts_.include_dirs), target_.release,
+                                 target_.arch};
+  size_t n = load_tapsets(program_, arena_, path, po, diag_);
+  if (diag_.errors())
+    return false;
+  verbose_pass(1, "parsed user script and " + std::to_string(n) + " library scripts");
   if (opts_.last_pass == 1)
     print_file(*program_.files.front(), std::cout);
   return true;
@@ -88,7 +94,7 @@ bool Driver::pass2_elaborate() {
   timer_.reset();
   resolve_probes(program_, diag_);
   if (!diag_.errors())
-    resolve_symbols(program_, arena_, diag_);
+    resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
   if (!diag_.errors())
     infer_types(program_, diag_);
   if (diag_.errors())
@@ -97,8 +103,9 @@ bool Driver::pass2_elaborate() {
     diag_.error("no probes found");
     return false;
   }
-  verbose_pass(2, "analyzed script: " + std::to_string(program_.probes.size()) +
-                      " probe(s), 0 function(s), 0 embed(s), 0 global(s)");
+  verbose_pass(2, "analyzed script: " + std::to_string(program_.probes.size()) + " probe(s), " +
+                      std::to_string(program_.functions.size()) + " function(s), 0 embed(s), " +
+                      std::to_string(program_.globals.size()) + " global(s)");
   if (opts_.last_pass == 2) {
     std::cout << "# probes\n";
     for (const auto &p : program_.probes)

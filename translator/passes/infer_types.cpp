@@ -19,15 +19,13 @@ public:
   bool sweep(Program &p, bool final_round) {
     changed_ = false;
     final_ = final_round;
-    for (const auto &f : p.files) {
-      for (ast::FunctionDecl *fn : f->functions) {
-        fn_ = fn;
-        visit_stmt(fn->body);
-      }
-      fn_ = nullptr;
-      for (ast::ProbeDecl *pr : f->probes)
-        visit_stmt(pr->body);
+    for (ast::FunctionDecl *fn : p.functions) {
+      fn_ = fn;
+      visit_stmt(fn->body);
     }
+    fn_ = nullptr;
+    for (ast::ProbeDecl *pr : p.files.front()->probes)
+      visit_stmt(pr->body);
     return changed_;
   }
 
@@ -213,22 +211,20 @@ public:
 
   // After the last sweep: names that never got a type.
   void report_untyped(Program &p) {
-    for (const auto &f : p.files) {
-      for (ast::GlobalDecl *g : f->globals)
-        if (g->type == Type::Unknown)
-          diag_.error(g->loc, "unresolved type for global '" + g->name + "'");
-      auto locals = [&](const std::vector<ast::VarDecl *> &vs) {
-        for (ast::VarDecl *v : vs)
-          if (v->type == Type::Unknown)
-            diag_.error(v->loc, "unresolved type for local '" + v->name + "'");
-      };
-      for (ast::FunctionDecl *fn : f->functions) {
-        locals(fn->params);
-        locals(fn->locals);
-      }
-      for (ast::ProbeDecl *pr : f->probes)
-        locals(pr->locals);
+    for (ast::GlobalDecl *g : p.globals)
+      if (g->type == Type::Unknown)
+        diag_.error(g->loc, "unresolved type for global '" + g->name + "'");
+    auto locals = [&](const std::vector<ast::VarDecl *> &vs) {
+      for (ast::VarDecl *v : vs)
+        if (v->type == Type::Unknown)
+          diag_.error(v->loc, "unresolved type for local '" + v->name + "'");
+    };
+    for (ast::FunctionDecl *fn : p.functions) {
+      locals(fn->params);
+      locals(fn->locals);
     }
+    for (ast::ProbeDecl *pr : p.files.front()->probes)
+      locals(pr->locals);
   }
 
 private:

@@ -9,8 +9,13 @@
 namespace stap {
 
 struct Program {
-  std::vector<std::unique_ptr<ast::File>> files; // files[0]: the user script
+  std::vector<std::unique_ptr<ast::File>> files; // files[0]: the user script, then tapsets
   std::vector<probes::ResolvedProbe> probes;
+  // What symbol resolution found in use (unused tapset code is left out):
+  // functions reachable from the probes, and the globals they and the
+  // user script use, in declaration order.
+  std::vector<ast::FunctionDecl *> functions;
+  std::vector<ast::GlobalDecl *> globals;
 };
 
 } // namespace stap

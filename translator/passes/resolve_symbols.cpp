@@ -3,6 +3,8 @@
 #include "ast/visitor.h"
 #include "passes/builtins.h"
 
+#include <set>
+
 namespace stap {
 namespace {
 
@@ -43,6 +45,8 @@ public:
   void visit(ast::CallExpr &n) override {
     Visitor::visit(n);
     n.callee = find_function(n.name, n.args.size());
+    if (n.callee)
+      reached_.push_back(n.callee);
     if (!n.callee && !find_builtin(n.name))
       diag_.error(n.loc, "unresolved function call '" + n.name + "' with " +
                              std::to_string(n.args.size()) + " argument(s)");
@@ -84,8 +88,10 @@ private:
         n.local = l;
         return;
       }
-    if ((n.global = find_global(n.name)))
+    if ((n.global = find_global(n.name))) {
+      globals_used_.push_back(n.global);
       return;
+    }
     // First use of a new local.
     ast::VarDecl *v = arena_.make<ast::VarDecl>(n.loc);
     v->name = n.name;
@@ -93,6 +99,11 @@ private:
     n.local = v;
   }
 
+public:
+  std::vector<ast::FunctionDecl *> reached_; // calls bound so far, in order
+  std::vector<ast::GlobalDecl *> globals_used_;
+
+private:
   Program &prog_;
   ast::Arena &arena_;
   Diagnostics &diag_;
@@ -101,13 +112,33 @@ private:
 
 } // namespace
 
-void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag) {
+void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag,
+                     bool keep_unused) {
   SymbolResolver r(program, arena, diag);
+  const auto &script = program.files.front();
+  for (ast::ProbeDecl *p : script->probes)
+    r.resolve_body(Scope{script->source.get(), nullptr, &p->locals}, p->body);
+  if (keep_unused)
+    for (ast::FunctionDecl *fn : script->functions)
+      r.reached_.push_back(fn);
+  // Functions are resolved as calls reach them, so tapset code nobody
+  // calls is never looked at.
+  std::set<ast::FunctionDecl *> done;
+  for (size_t i = 0; i < r.reached_.size(); ++i) {
+    ast::FunctionDecl *fn = r.reached_[i];
+    if (!done.insert(fn).second)
+      continue;
+    r.resolve_body(Scope{fn->file, &fn->params, &fn->locals}, fn->body);
+  }
+  // Keep declaration order, which is also the order of the output.
+  std::set<ast::GlobalDecl *> used(r.globals_used_.begin(), r.globals_used_.end());
   for (const auto &f : program.files) {
     for (ast::FunctionDecl *fn : f->functions)
-      r.resolve_body(Scope{f->source.get(), &fn->params, &fn->locals}, fn->body);
-    for (ast::ProbeDecl *p : f->probes)
-      r.resolve_body(Scope{f->source.get(), nullptr, &p->locals}, p->body);
+      if (done.count(fn))
+        program.functions.push_back(fn);
+    for (ast::GlobalDecl *g : f->globals)
+      if (f == script || used.count(g))
+        program.globals.push_back(g);
   }
 }
 

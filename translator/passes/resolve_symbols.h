@@ -12,6 +12,9 @@
 
 namespace stap {
 
-void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag);
+// Fills program.functions and program.globals with what is in use;
+// `keep_unused` (-u) keeps every function of the user script.
+void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag,
+                     bool keep_unused);
 
 } // namespace stap
