@@ -137,6 +137,14 @@ out:
 	local_irq_restore(flags);
 }
 
+/* Event probes (timers, kprobes...) run only while the session runs:
+ * not before the begin probes are done, not while the end probes run. */
+static void stp_run_event_probe(const struct stp_probe *p)
+{
+	if (likely(stp_session_state() == STP_SESSION_RUNNING))
+		stp_run_probe(p);
+}
+
 bool stp_lock_globals(struct stp_context *c, const struct stp_lock_req *reqs, unsigned n)
 {
 	unsigned i, tries;

@@ -15,6 +15,7 @@
 #include <linux/uaccess.h>
 #include <linux/poll.h>
 #include <linux/fs.h>
+#include <linux/random.h>
 
 #include "stp_runtime.h"
 #include "transport/ring.h"
@@ -24,6 +25,8 @@
 #include "transport/transport.c"
 #include "context.c"
 #include "probes/begin_end.c"
+#include "probes/timer.c"
+#include "probes/kprobes.c"
 #include "transport/debugfs.c"
 #include "session.c"
 

@@ -7,8 +7,16 @@ static void stp_session_start(long target_pid)
 {
 	mutex_lock(&stp_session_mutex);
 	stp_target_pid = target_pid;
-	atomic_set(&stp_state, STP_SESSION_RUNNING);
+	atomic_set(&stp_state, STP_SESSION_STARTING);
+	/* Begin probes run first; event probes are armed before them but only
+	 * run once the state says RUNNING. */
+	if (stp_kprobes_register()) {
+		stp_request_exit();
+		atomic_inc(&stp_error_count);
+	}
 	stp_begin_probes_run();
+	atomic_set(&stp_state, STP_SESSION_RUNNING);
+	stp_timers_start();
 	mutex_unlock(&stp_session_mutex);
 }
 
@@ -22,6 +30,8 @@ static void stp_session_stop(void)
 		return;
 	}
 	atomic_set(&stp_state, STP_SESSION_STOPPING);
+	stp_timers_stop();
+	stp_kprobes_unregister(); /* waits for handlers still running */
 	stp_end_probes_run();
 	stp_transport_drops(&bytes, &records);
 	if (records)

@@ -2,6 +2,7 @@
 
 enum stp_session_state {
 	STP_SESSION_LOADED,   /* module loaded, waiting for staprun's "start" */
+	STP_SESSION_STARTING, /* probes being armed, begin probes running */
 	STP_SESSION_RUNNING,  /* begin probes ran; probes armed */
 	STP_SESSION_STOPPING, /* end probes running */
 	STP_SESSION_STOPPED,  /* everything disarmed; output may remain */

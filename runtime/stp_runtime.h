@@ -22,6 +22,8 @@
 #include <linux/smp.h>
 #include <linux/jiffies.h>
 #include <linux/timekeeping.h>
+#include <linux/hrtimer.h>
+#include <linux/kprobes.h>
 
 #ifndef MAXACTION
 #define MAXACTION 1000
@@ -79,6 +81,29 @@ struct stp_probe {
 	stp_handler_fn handler;
 };
 
+/* timer.{s,ms,us,ns,hz,jiffies}(N)[.randomize(R)] */
+enum stp_timer_unit { STP_TIMER_NS, STP_TIMER_JIFFIES, STP_TIMER_HZ };
+struct stp_timer_probe {
+	const struct stp_probe *probe;
+	enum stp_timer_unit unit;
+	u64 interval;   /* in `unit` (nanoseconds, jiffies, or a frequency) */
+	u64 randomize;  /* +/- this much, same unit; 0 = none */
+	struct hrtimer timer;
+	bool armed;
+};
+
+/* kprobe.function("f")[.return], kernel.function("f") by symbol */
+struct stp_kprobe {
+	const struct stp_probe *probe;
+	const char *symbol;  /* "f" or "module:f" */
+	bool is_return;
+	bool optional;       /* a failed registration is not an error (`?`) */
+	int maxactive;       /* .return: instances at once; 0 = kernel default */
+	struct kprobe kp;
+	struct kretprobe krp;
+	bool registered;
+};
+
 /* What generated code describes. Begin/end probes are ordered by priority. */
 struct stp_module_desc {
 	const struct stp_probe *const *begin_probes;
@@ -87,6 +112,10 @@ struct stp_module_desc {
 	unsigned n_end;
 	const struct stp_probe *const *error_probes;
 	unsigned n_error;
+	struct stp_timer_probe *timers;
+	unsigned n_timers;
+	struct stp_kprobe *kprobes;
+	unsigned n_kprobes;
 	unsigned frames_size;        /* bytes of locals per CPU, see stp_context */
 	int (*init_globals)(void);   /* may be NULL */
 	void (*free_globals)(void);  /* may be NULL */

@@ -69,10 +69,10 @@ const ArchRun &arch_run(const std::string &arch) {
     CommandResult b = run_command(kBin + "/stap -p4 -r " + target->release + " -m t_" + s.name +
                                       " " + s.stap_args + " " + shell_quote(relative(s.path)),
                                   kScriptsDir);
-    std::filesystem::rename(kScriptsDir + "/t_" + s.name + ".ko", ko);
     run.builds[s.name] = b;
     if (b.status != 0)
       continue;
+    std::filesystem::rename(kScriptsDir + "/t_" + s.name + ".ko", ko);
     remote::VmJob job;
     job.name = s.name;
     std::string module = "t_" + s.name + ".ko";

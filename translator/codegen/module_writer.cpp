@@ -24,6 +24,14 @@ void ModuleWriter::emit_pointer_array(const std::string &type, const std::string
   out_.close(";");
 }
 
+void ModuleWriter::emit_struct_array(const std::string &type, const std::string &name,
+                                     const std::vector<std::string> &initializers) {
+  out_.open("static " + type + " " + name + "[] =");
+  for (const auto &e : initializers)
+    out_.line("{ " + e + " },");
+  out_.close(";");
+}
+
 void ModuleWriter::set_module_field(const std::string &field, const std::string &value) {
   module_fields_[field] = value;
 }

@@ -21,6 +21,10 @@ public:
   // `static TYPE NAME[] = { a, b, };`
   void emit_pointer_array(const std::string &type, const std::string &name,
                           const std::vector<std::string> &elems);
+  // `static TYPE NAME[] = { { a }, { b }, };` (writable: the runtime keeps
+  // its per-probe state there)
+  void emit_struct_array(const std::string &type, const std::string &name,
+                         const std::vector<std::string> &initializers);
   // A field of `struct stp_module_desc` (see runtime/stp_runtime.h).
   void set_module_field(const std::string &field, const std::string &value);
   void emit_module_desc();

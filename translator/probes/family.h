@@ -25,6 +25,9 @@ struct ResolvedProbe {
   std::string pp;          // the point in canonical form, e.g. "begin(-5)"
   int64_t priority = 0;    // begin/end/error ordering
   std::string handler;     // C name of the handler function (set by codegen)
+  // Family-specific C initializer fields worked out at resolution, e.g.
+  // `.symbol = "vfs_read", .is_return = true` (the family's to define).
+  std::string c_fields;
 };
 
 class ProbeFamily {
@@ -47,5 +50,9 @@ const ProbeFamily *find_family(std::string_view root);
 
 // "kernel.function(\"f\").return" from a point's components.
 std::string probe_point_string(const ast::ProbePoint &p);
+
+// Helpers for resolving components.
+const ast::NumberLit *number_arg(const ast::ProbePointComponent &c);
+const ast::StringLit *string_arg(const ast::ProbePointComponent &c);
 
 } // namespace stap::probes

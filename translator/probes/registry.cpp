@@ -4,10 +4,14 @@ namespace stap::probes {
 
 // One accessor per family, each defined in that family's file.
 const ProbeFamily &begin_end_family();
+const ProbeFamily &timer_family();
+const ProbeFamily &kprobe_family();
 
 const std::vector<const ProbeFamily *> &all_families() {
   static const std::vector<const ProbeFamily *> families = {
       &begin_end_family(),
+      &timer_family(),
+      &kprobe_family(),
   };
   return families;
 }
@@ -18,6 +22,14 @@ const ProbeFamily *find_family(std::string_view root) {
       if (r == root)
         return f;
   return nullptr;
+}
+
+const ast::NumberLit *number_arg(const ast::ProbePointComponent &c) {
+  return dynamic_cast<const ast::NumberLit *>(c.arg);
+}
+
+const ast::StringLit *string_arg(const ast::ProbePointComponent &c) {
+  return dynamic_cast<const ast::StringLit *>(c.arg);
 }
 
 std::string probe_point_string(const ast::ProbePoint &p) {

@@ -1,0 +1,66 @@
+/* kprobes and kretprobes on kernel functions, by symbol name: the kernel
+ * resolves the name (and "module:name") itself at registration, so no
+ * address from System.map or kallsyms is needed here. */
+
+static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct stp_kprobe *k = container_of(kp, struct stp_kprobe, kp);
+	stp_run_event_probe(k->probe);
+	return 0;
+}
+
+static int stp_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, krp);
+	stp_run_event_probe(k->probe);
+	return 0;
+}
+
+/* Returns 0, or the first error of a probe that is not optional. */
+static int stp_kprobes_register(void)
+{
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < stp_module.n_kprobes; i++) {
+		struct stp_kprobe *k = &stp_module.kprobes[i];
+		if (k->is_return) {
+			memset(&k->krp, 0, sizeof(k->krp));
+			k->krp.kp.symbol_name = k->symbol;
+			k->krp.handler = stp_kretprobe_handler;
+			k->krp.maxactive = k->maxactive;
+			rc = register_kretprobe(&k->krp);
+		} else {
+			memset(&k->kp, 0, sizeof(k->kp));
+			k->kp.symbol_name = k->symbol;
+			k->kp.pre_handler = stp_kprobe_pre;
+			rc = register_kprobe(&k->kp);
+		}
+		k->registered = rc == 0;
+		if (rc && !k->optional) {
+			stp_ctl_send("error probe %s (%s) registration failed: error %d",
+				     k->probe->pp, k->probe->loc, rc);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static void stp_kprobes_unregister(void)
+{
+	unsigned i;
+	for (i = 0; i < stp_module.n_kprobes; i++) {
+		struct stp_kprobe *k = &stp_module.kprobes[i];
+		if (!k->registered)
+			continue;
+		if (k->is_return) {
+			unregister_kretprobe(&k->krp);
+			if (k->krp.nmissed)
+				stp_ctl_send("warning probe %s missed %d return(s) (raise .maxactive)",
+					     k->probe->pp, k->krp.nmissed);
+		} else {
+			unregister_kprobe(&k->kp);
+		}
+		k->registered = false;
+	}
+}
