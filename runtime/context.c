@@ -96,8 +96,9 @@ void stp_error(struct stp_context *c, const char *msg)
 static void stp_report_error(struct stp_context *c)
 {
 	int n = atomic_inc_return(&stp_error_count);
-	if (c->error_loc)
-		stp_ctl_send("error %s near %s", c->last_error, c->error_loc);
+	if (c->error_loc || c->stmt_loc)
+		stp_ctl_send("error %s near %s", c->last_error,
+			     c->error_loc ? c->error_loc : c->stmt_loc);
 	else
 		stp_ctl_send("error %s in probe %s", c->last_error, c->probe->pp);
 	if (n > MAXERRORS)
@@ -125,6 +126,7 @@ static void stp_run_probe(const struct stp_probe *p)
 	c->actions = 0;
 	c->last_error = NULL;
 	c->error_loc = NULL;
+	c->stmt_loc = NULL;
 	c->pbuf_len = 0;
 	c->frame_top = 0;
 	c->nesting = 0;

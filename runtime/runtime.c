@@ -16,6 +16,8 @@
 #include <linux/poll.h>
 #include <linux/fs.h>
 #include <linux/random.h>
+#include <linux/jhash.h>
+#include <linux/list.h>
 
 #include "stp_runtime.h"
 #include "transport/ring.h"
@@ -24,6 +26,7 @@
 #include "transport/control.c"
 #include "transport/transport.c"
 #include "context.c"
+#include "map.c"
 #include "probes/begin_end.c"
 #include "probes/timer.c"
 #include "probes/kprobes.c"

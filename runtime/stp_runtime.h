@@ -24,6 +24,7 @@
 #include <linux/timekeeping.h>
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
+#include <linux/list.h>
 
 #ifndef MAXACTION
 #define MAXACTION 1000
@@ -62,7 +63,8 @@ struct stp_context {
 	const struct stp_probe *probe;  /* the probe being run */
 	long actions;                   /* statements executed (MAXACTION) */
 	const char *last_error;         /* set by a failing operation */
-	const char *error_loc;          /* "file:line:col" of the failing statement */
+	const char *error_loc;          /* "file:line:col" of the failing operation */
+	const char *stmt_loc;           /* "file:line:col" of the current statement */
 	char error_buf[128];            /* for formatted error messages */
 	unsigned pbuf_len;
 	char pbuf[STP_PRINT_BUF_SIZE];  /* this handler's output, not yet committed */
@@ -122,6 +124,8 @@ struct stp_module_desc {
 };
 
 extern const struct stp_module_desc stp_module;
+
+#include "map.h"
 
 /* ---- for generated code ---- */
 
@@ -200,6 +204,7 @@ void stp_unlock_globals(const struct stp_lock_req *reqs, unsigned n);
 /* Counts one statement; false (and an error) once MAXACTION is exceeded. */
 static inline bool stp_count_action(struct stp_context *c, const char *loc)
 {
+	c->stmt_loc = loc;
 	if (unlikely(++c->actions > MAXACTION)) {
 		c->error_loc = loc;
 		stp_error(c, "MAXACTION exceeded");

@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <functional>
+#include <optional>
 
 namespace stap::codegen {
 namespace {
@@ -135,10 +136,10 @@ public:
     result_ = "((s64)(" + n.op + "(" + expr(n.operand) + ")))";
   }
   void visit(ast::IncDecExpr &n) override {
-    std::string t = lvalue(n.operand);
-    if (t.empty())
+    auto t = lvalue(n.operand);
+    if (!t)
       return;
-    result_ = n.prefix ? "(" + n.op + t + ")" : "(" + t + n.op + ")";
+    result_ = "({ " + t->prelude + (n.prefix ? n.op + t->lv : t->lv + n.op) + "; })";
   }
   void visit(ast::BinaryExpr &n) override {
     result_ = sequenced({n.left, n.right}, [&](const std::vector<std::string> &v) {
@@ -177,17 +178,18 @@ public:
       unsupported(n, "statistics ('<<<')");
       return;
     }
-    std::string t = lvalue(n.target);
-    if (t.empty())
+    auto place = lvalue(n.target);
+    if (!place)
       return;
+    const std::string &t = place->lv, &pre = place->prelude;
     std::string v = expr(n.value);
     std::string loc = c_string_literal(loc_string(n.loc));
     // The value is computed first; an error while computing it leaves the
     // target as it was.
     if (n.target->type == ast::Type::String) {
       std::string set = n.op == ".=" ? "stp_strcat" : "stp_strcpy";
-      result_ = "({ const char *_v = " + v + "; if (!c->last_error) " + set + "(" + t +
-                ", _v); " + t + "; })";
+      result_ = "({ " + pre + "const char *_v = " + v + "; if (!c->last_error) " + set + "(" +
+                t + ", _v); " + t + "; })";
       return;
     }
     std::string compute = "_v";
@@ -199,8 +201,8 @@ public:
       compute = "(" + t + " " + n.op.substr(0, 2) + " (_v & 63))";
     else if (n.op != "=")
       compute = "(" + t + " " + n.op.substr(0, 1) + " _v)";
-    result_ = "({ s64 _v = " + v + "; s64 _r = " + compute + "; if (!c->last_error) " + t +
-              " = _r; " + t + "; })";
+    result_ = "({ " + pre + "s64 _v = " + v + "; s64 _r = " + compute +
+              "; if (!c->last_error) " + t + " = _r; " + t + "; })";
   }
   void visit(ast::CallExpr &n) override {
     if (n.callee) {
@@ -246,16 +248,104 @@ public:
   }
 
   // Everything not translated yet is reported, never miscompiled.
-  void visit(ast::IndexExpr &n) override { unsupported(n, "arrays"); }
-  void visit(ast::InExpr &n) override { unsupported(n, "'in'"); }
+  void visit(ast::IndexExpr &n) override {
+    ast::GlobalDecl *g = array_of(n.base);
+    if (!g) {
+      unsupported(n, "indexing this kind of expression");
+      return;
+    }
+    KeyFill k = fill_key(*g, n.indexes);
+    if (k.wild) {
+      unsupported(n, "'*' in an array element that is read");
+      return;
+    }
+    std::string lookup = "stp_map_lookup(&" + global_name(*g) + ", " + k.key + ")";
+    result_ = g->type == ast::Type::String
+                  ? "({ " + k.code + "const char *_p = " + lookup + "; _p ? _p : \"\"; })"
+                  : "({ " + k.code + "const s64 *_p = " + lookup + "; _p ? *_p : (s64)0; })";
+  }
+  void visit(ast::InExpr &n) override {
+    ast::GlobalDecl *g = array_of(n.array);
+    if (!g) {
+      unsupported(n, "'in' on this kind of expression");
+      return;
+    }
+    KeyFill k = fill_key(*g, n.keys);
+    std::string test = k.wild ? "stp_map_exists_matching(&" + global_name(*g) + ", " + k.key +
+                                    ", " + std::to_string(k.wild) + "u)"
+                              : "stp_map_lookup(&" + global_name(*g) + ", " + k.key + ") != NULL";
+    result_ = "({ " + k.code + "(s64)(" + test + "); })";
+  }
+  void visit(ast::DeleteStmt &n) override {
+    begin_stmt(n);
+    if (ast::GlobalDecl *g = array_of(n.target)) {
+      out_.line("stp_map_clear(&" + global_name(*g) + ");");
+    } else if (auto *ix = dynamic_cast<ast::IndexExpr *>(n.target); ix && array_of(ix->base)) {
+      ast::GlobalDecl *a = array_of(ix->base);
+      KeyFill k = fill_key(*a, ix->indexes);
+      out_.line(k.code);
+      if (k.wild)
+        out_.line("stp_map_delete_matching(&" + global_name(*a) + ", " + k.key + ", " +
+                  std::to_string(k.wild) + "u);");
+      else
+        out_.line("stp_map_delete(&" + global_name(*a) + ", " + k.key + ");");
+    } else if (auto *sym = dynamic_cast<ast::SymbolExpr *>(n.target)) {
+      std::string v = expr(sym);
+      out_.line(sym->type == ast::Type::String ? v + "[0] = '\\0';" : v + " = 0;");
+    } else {
+      unsupported(n, "delete of this kind of expression");
+    }
+    end_stmt();
+  }
+  void visit(ast::ForeachStmt &n) override {
+    ast::GlobalDecl *g = array_of(n.array);
+    if (!g) {
+      unsupported(n, "foreach over this kind of expression");
+      return;
+    }
+    begin_stmt(n);
+    std::string id = std::to_string(seq_++);
+    std::string count = "_n" + id, ents = "_e" + id, i = "_i" + id, m = "&" + global_name(*g);
+    std::string limit = n.limit ? expr(n.limit) : "-1";
+    out_.open("");
+    KeyFill slice;
+    if (!n.slice.empty()) {
+      slice = fill_key(*g, n.slice);
+      out_.line(slice.code);
+    }
+    out_.line("unsigned " + count + " = stp_map_sort(" + m + ", " + std::to_string(n.sort_column) +
+              ", " + std::to_string(n.sort_dir) + ", " + limit + ");");
+    out_.line("struct stp_map_entry **" + ents + " = stp_map_sorted(" + m + ");");
+    out_.open("for (unsigned " + i + " = 0; " + i + " < " + count + " && !c->last_error; " + i +
+              "++)");
+    std::string e = ents + "[" + i + "]";
+    if (!n.slice.empty())
+      out_.line("if (!stp_map_matches(" + m + ", " + e + ", " + slice.key + ", " +
+                std::to_string(slice.wild) + "u)) continue;");
+    out_.line("const " + global_key_struct(*g) + " *_k = stp_map_entry_key(" + e + ");");
+    auto assign = [&](ast::SymbolExpr *var, ast::Type t, const std::string &from) {
+      std::string to = expr(var);
+      out_.line(t == ast::Type::String ? "stp_strcpy(" + to + ", " + from + ");"
+                                       : to + " = " + from + ";");
+    };
+    for (size_t k = 0; k < n.keys.size(); ++k)
+      assign(n.keys[k], g->key_types[k], "_k->k" + std::to_string(k));
+    if (n.value)
+      assign(n.value, g->type,
+             g->type == ast::Type::String
+                 ? "(const char *)stp_map_entry_value(" + m + ", " + e + ")"
+                 : "*(const s64 *)stp_map_entry_value(" + m + ", " + e + ")");
+    n.body->accept(*this);
+    out_.close();
+    out_.close();
+    end_stmt();
+  }
   void visit(ast::TargetExpr &n) override { unsupported(n, "target variable " + n.name); }
   void visit(ast::CastExpr &n) override { unsupported(n, "@cast/@var"); }
   void visit(ast::AtOpExpr &n) override { unsupported(n, "@" + n.name); }
   void visit(ast::StatExpr &n) override { unsupported(n, "@" + n.op); }
   void visit(ast::HistExpr &n) override { unsupported(n, "histograms"); }
   void visit(ast::EmbeddedExpr &n) override { unsupported(n, "embedded C"); }
-  void visit(ast::ForeachStmt &n) override { unsupported(n, "foreach"); }
-  void visit(ast::DeleteStmt &n) override { unsupported(n, "delete"); }
   void visit(ast::TryStmt &n) override { unsupported(n, "try/catch"); }
   void visit(ast::EmbeddedStmt &n) override { unsupported(n, "embedded C"); }
 
@@ -295,11 +385,69 @@ private:
     fields_.push_back(c_declare(t, name));
     return "l->" + name;
   }
-  std::string lvalue(ast::Expr *e) {
+  // An assignable place: `prelude` (C statements, for statement
+  // expressions) makes `lv` valid. Array elements are created on the spot.
+  struct LValue {
+    std::string prelude, lv;
+  };
+  std::optional<LValue> lvalue(ast::Expr *e) {
     if (auto *s = dynamic_cast<ast::SymbolExpr *>(e))
-      return expr(s);
-    unsupported(*e, "assignment to this kind of expression");
-    return {};
+      return LValue{"", expr(s)};
+    auto *ix = dynamic_cast<ast::IndexExpr *>(e);
+    ast::GlobalDecl *g = ix ? array_of(ix->base) : nullptr;
+    if (!g) {
+      unsupported(*e, "assignment to this kind of expression");
+      return std::nullopt;
+    }
+    KeyFill k = fill_key(*g, ix->indexes);
+    if (k.wild) {
+      unsupported(*e, "'*' in an array element that is assigned");
+      return std::nullopt;
+    }
+    bool str = g->type == ast::Type::String;
+    std::string p = "_p" + std::to_string(seq_++);
+    // When the array is full the error is set and the statement ends; the
+    // value goes to a scratch temporary meanwhile.
+    std::string prelude = k.code + (str ? "char *" : "s64 *") + p + " = stp_map_get(c, &" +
+                          global_name(*g) + ", " + k.key + "); if (!" + p + ") " + p + " = " +
+                          (str ? "" : "&") + temp(g->type) + "; ";
+    return LValue{prelude, str ? p : "(*" + p + ")"};
+  }
+
+  // ---- arrays
+  ast::GlobalDecl *array_of(ast::Expr *base) {
+    auto *s = dynamic_cast<ast::SymbolExpr *>(base);
+    return s && s->global && s->global->array ? s->global : nullptr;
+  }
+  struct KeyFill {
+    std::string code; // fills the key struct
+    std::string key;  // pointer to it
+    unsigned wild = 0; // a bit per `*` key
+  };
+  // The keys are evaluated left to right into a key struct in the frame.
+  KeyFill fill_key(ast::GlobalDecl &g, const std::vector<ast::Expr *> &indexes) {
+    KeyFill k;
+    std::string kt = temp_c(global_key_struct(g));
+    k.code = "memset(&" + kt + ", 0, sizeof(" + kt + ")); ";
+    for (size_t i = 0; i < indexes.size(); ++i) {
+      std::string field = kt + ".k" + std::to_string(i);
+      if (!indexes[i]) {
+        k.wild |= 1u << i;
+        continue;
+      }
+      std::string v = expr(indexes[i]);
+      if (indexes[i]->type == ast::Type::String)
+        k.code += "strscpy_pad(" + field + ", " + v + ", MAXSTRINGLEN); ";
+      else
+        k.code += field + " = " + v + "; ";
+    }
+    k.key = "&" + kt;
+    return k;
+  }
+  std::string temp_c(const std::string &ctype) {
+    std::string name = "t_" + std::to_string(temps_++);
+    fields_.push_back(ctype + " " + name);
+    return "l->" + name;
   }
   void unsupported(ast::Node &n, const std::string &what) {
     diag_.error(n.loc, what + " is not supported by the translator yet");

@@ -8,6 +8,9 @@ namespace stap::codegen {
 
 inline std::string global_name(const ast::GlobalDecl &g) { return "g_" + g.name; }
 inline std::string global_lock_name(const ast::GlobalDecl &g) { return "g_" + g.name + "_lock"; }
+inline std::string global_key_struct(const ast::GlobalDecl &g) {
+  return "struct g_" + g.name + "_key";
+}
 inline std::string local_name(const ast::VarDecl &v) { return "l->v_" + v.name; }
 inline std::string function_name(const ast::FunctionDecl &f) {
   return "f_" + f.name + "_" + std::to_string(f.params.size());

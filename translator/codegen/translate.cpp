@@ -11,10 +11,39 @@ namespace stap::codegen {
 namespace {
 
 // `static DEFINE_RWLOCK(g_x_lock); static s64 g_x = 5;`
-void emit_globals(Emitter &out, Program &program, Diagnostics &diag) {
+char type_letter(ast::Type t) { return t == ast::Type::String ? 's' : 'n'; }
+
+// Scalars: `static DEFINE_RWLOCK(g_x_lock); static s64 g_x = 5;`
+// Arrays: the key struct, `static struct stp_map g_a = {...}`, and their
+// set-up and tear-down in init_globals/free_globals.
+void emit_globals(ModuleWriter &w, Program &program, Diagnostics &diag) {
+  Emitter &out = w.out();
+  std::vector<ast::GlobalDecl *> arrays;
   for (ast::GlobalDecl *g : program.globals) {
-    if (g->array || g->type == ast::Type::Stats) {
-      diag.error(g->loc, "global arrays and statistics are not supported by the translator yet");
+    if (g->type == ast::Type::Stats) {
+      diag.error(g->loc, "statistics are not supported by the translator yet");
+      continue;
+    }
+    out.line("static DEFINE_RWLOCK(" + global_lock_name(*g) + ");");
+    if (g->array) {
+      if (g->key_types.empty() || g->key_types.size() > 9) {
+        diag.error(g->loc, "array '" + g->name + "' needs 1 to 9 keys");
+        continue;
+      }
+      out.open(global_key_struct(*g));
+      std::string letters;
+      for (size_t i = 0; i < g->key_types.size(); ++i) {
+        out.line(c_declare(g->key_types[i], "k" + std::to_string(i)) + ";");
+        letters += type_letter(g->key_types[i]);
+      }
+      out.close(";");
+      std::string size = "0";
+      if (auto *n = dynamic_cast<ast::NumberLit *>(g->size))
+        size = std::to_string(n->value);
+      out.line("static struct stp_map " + global_name(*g) + " = { .key_types = \"" + letters +
+               "\", .value_type = '" + type_letter(g->type) + "', .max_entries = " + size +
+               ", .wrap = " + (g->wrap ? "true" : "false") + " };");
+      arrays.push_back(g);
       continue;
     }
     std::string decl = "static " + c_declare(g->type, global_name(*g));
@@ -22,10 +51,24 @@ void emit_globals(Emitter &out, Program &program, Diagnostics &diag) {
       decl += " = " + std::to_string(n->value) + "LL";
     else if (auto *s = dynamic_cast<ast::StringLit *>(g->init))
       decl += " = " + c_string_literal(s->value);
-    out.line("static DEFINE_RWLOCK(" + global_lock_name(*g) + ");");
     out.line(decl + ";");
   }
   out.blank();
+  if (arrays.empty())
+    return;
+  out.open("static int stp_init_globals(void)");
+  out.line("int rc = 0;");
+  for (ast::GlobalDecl *g : arrays)
+    out.line("rc = rc ? rc : stp_map_init(&" + global_name(*g) + ");");
+  out.line("return rc;");
+  out.close();
+  out.open("static void stp_free_globals(void)");
+  for (ast::GlobalDecl *g : arrays)
+    out.line("stp_map_free(&" + global_name(*g) + ");");
+  out.close();
+  out.blank();
+  w.set_module_field("init_globals", "stp_init_globals");
+  w.set_module_field("free_globals", "stp_free_globals");
 }
 
 // "STP_MAX(a, STP_MAX(b, c))"
@@ -47,7 +90,7 @@ std::string translate_program(Program &program, Diagnostics &diag) {
               program.files.front()->source->name() + ". Do not edit.");
   out.line("#include \"stp_runtime.h\"");
   out.blank();
-  emit_globals(out, program, diag);
+  emit_globals(w, program, diag);
 
   const std::vector<ast::FunctionDecl *> &functions = program.functions;
   for (ast::FunctionDecl *fn : functions)
