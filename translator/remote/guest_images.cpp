@@ -1,0 +1,59 @@
+#include "remote/guest_images.h"
+
+#include "remote/vm_files.h"
+
+namespace stap::remote {
+namespace {
+
+// -virtfs takes comma-separated options: a comma in a path is doubled.
+std::string virtfs_path(const std::string &path) {
+  std::string out;
+  for (char c : path)
+    out += c == ',' ? std::string(",,") : std::string(1, c);
+  return out;
+}
+
+std::string read_only_share(const std::string &path, const std::string &tag) {
+  return "local,path=" + virtfs_path(path) + ",mount_tag=" + tag +
+         ",security_model=none,readonly=on,multidevs=remap";
+}
+
+} // namespace
+
+GuestImages prepare_guest_images(const VmTarget &target) {
+  std::string scripts = vm_scripts_dir();
+  GuestImages images;
+  images.initrd = run_for_output(
+      {scripts + "/mkinitrd", target.release, target.arch, target.modules_dir});
+  if (target.arch == "i386")
+    images.guest_root = run_for_output({scripts + "/mkroot-i386"});
+  if (!path_exists(images.initrd))
+    throw VmError("mkinitrd produced no image for " + target.release);
+  return images;
+}
+
+std::vector<std::string> qemu_command(const VmTarget &target, const GuestImages &images,
+                                      const std::string &share_dir, const VmOptions &options) {
+  // TCG only: KVM is not available (and hangs) on the machines this runs on.
+  std::vector<std::string> cmd = {
+      target.arch == "i386" ? "qemu-system-i386" : "qemu-system-x86_64",
+      "-m", std::to_string(options.memory_mb),
+      "-smp", std::to_string(options.cpus),
+      "-nographic", "-no-reboot",
+      "-nic", "none", // no network, and no iPXE option ROM to load
+      "-kernel", target.vmlinuz,
+      "-initrd", images.initrd,
+      // panic=-1 and -no-reboot: a panicking guest ends qemu at once.
+      // cryptomgr.notests saves seconds of self-tests under TCG.
+      "-append", "console=ttyS0 quiet panic=-1 cryptomgr.notests noisapnp" +
+                     (options.kernel_args.empty() ? "" : " " + options.kernel_args),
+      "-virtfs", read_only_share("/", "hostroot"),
+  };
+  if (!images.guest_root.empty())
+    cmd.insert(cmd.end(), {"-virtfs", read_only_share(images.guest_root, "guestroot")});
+  cmd.insert(cmd.end(), {"-virtfs", "local,path=" + virtfs_path(share_dir) +
+                                        ",mount_tag=jobs,security_model=none"});
+  return cmd;
+}
+
+} // namespace stap::remote
