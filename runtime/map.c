@@ -2,7 +2,7 @@
 
 static unsigned stp_map_type_size(char t)
 {
-	return t == 's' ? ALIGN(MAXSTRINGLEN, 8) : 8;
+	return t == 's' ? ALIGN(MAXSTRINGLEN, 8) : t == 'x' ? sizeof(struct stp_stat) : 8;
 }
 
 int stp_map_init(struct stp_map *m)
@@ -108,6 +108,7 @@ void *stp_map_get(struct stp_context *c, struct stp_map *m, const void *key)
 	e = list_first_entry(&m->free, struct stp_map_entry, order);
 	list_move_tail(&e->order, &m->used);
 	e->hash = h;
+	e->seq = m->next_seq++;
 	memcpy(e->data, key, m->key_size);
 	memset(e->data + m->key_size, 0, m->value_size);
 	hlist_add_head(&e->hash_node, &m->buckets[h & (m->nbuckets - 1)]);
@@ -170,10 +171,20 @@ static int stp_map_cmp(struct stp_map *m, int column, struct stp_map_entry *a,
 
 	if (t == 's')
 		return strncmp(x, y, MAXSTRINGLEN);
+	if (t == 'x') /* statistics sort by their count */
+		x += offsetof(struct stp_stat, count), y += offsetof(struct stp_stat, count);
 	return *(const s64 *)x < *(const s64 *)y ? -1 : *(const s64 *)x > *(const s64 *)y;
 }
 
 /* Heap sort: in place, no recursion, bounded time. */
+/* The foreach order: `dir` by `column`, ties in insertion order. */
+static int stp_map_order(struct stp_map *m, int column, int dir, struct stp_map_entry *a,
+			 struct stp_map_entry *b)
+{
+	int r = dir * stp_map_cmp(m, column, a, b);
+	return r ? r : (a->seq > b->seq) - (a->seq < b->seq);
+}
+
 static void stp_map_sift(struct stp_map *m, struct stp_map_entry **v, unsigned root,
 			 unsigned n, int column, int dir)
 {
@@ -182,9 +193,9 @@ static void stp_map_sift(struct stp_map *m, struct stp_map_entry **v, unsigned r
 		struct stp_map_entry *tmp;
 		if (child >= n)
 			return;
-		if (child + 1 < n && dir * stp_map_cmp(m, column, v[child + 1], v[child]) > 0)
+		if (child + 1 < n && stp_map_order(m, column, dir, v[child + 1], v[child]) > 0)
 			child++;
-		if (dir * stp_map_cmp(m, column, v[child], v[root]) <= 0)
+		if (stp_map_order(m, column, dir, v[child], v[root]) <= 0)
 			return;
 		tmp = v[root];
 		v[root] = v[child];

@@ -18,17 +18,19 @@ struct stp_map_entry {
 	struct hlist_node hash_node;
 	struct list_head order;   /* insertion order, or the free list */
 	u32 hash;
+	u64 seq;                  /* insertion number: ties sort in insertion order */
 	char data[];              /* key blob, then the value */
 };
 
 struct stp_map {
 	/* set by generated code */
 	const char *key_types;    /* one char per key: 'n' long, 's' string */
-	char value_type;          /* 'n' or 's' */
+	char value_type;          /* 'n' long, 's' string, 'x' statistics */
 	unsigned max_entries;     /* 0: MAXMAPENTRIES */
 	bool wrap;                /* `%`: full arrays drop their oldest entry */
 	/* runtime state */
 	unsigned nkeys, key_size, value_size, entry_size, nbuckets, count;
+	u64 next_seq;
 	unsigned key_offset[STP_MAX_KEYS];
 	struct hlist_head *buckets;
 	char *pool;

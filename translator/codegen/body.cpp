@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace stap::codegen {
@@ -174,15 +175,17 @@ public:
               expr(n.else_expr) + "))";
   }
   void visit(ast::AssignExpr &n) override {
-    if (n.op == "<<<") {
-      unsupported(n, "statistics ('<<<')");
-      return;
-    }
     auto place = lvalue(n.target);
     if (!place)
       return;
     const std::string &t = place->lv, &pre = place->prelude;
     std::string v = expr(n.value);
+    if (n.op == "<<<") {
+      std::string stat = dynamic_cast<ast::SymbolExpr *>(n.target) ? "&" + t : t;
+      result_ = "({ " + pre + "s64 _v = " + v + "; if (!c->last_error) stp_stat_add(" + stat +
+                ", _v); _v; })";
+      return;
+    }
     std::string loc = c_string_literal(loc_string(n.loc));
     // The value is computed first; an error while computing it leaves the
     // target as it was.
@@ -291,7 +294,9 @@ public:
         out_.line("stp_map_delete(&" + global_name(*a) + ", " + k.key + ");");
     } else if (auto *sym = dynamic_cast<ast::SymbolExpr *>(n.target)) {
       std::string v = expr(sym);
-      out_.line(sym->type == ast::Type::String ? v + "[0] = '\\0';" : v + " = 0;");
+      out_.line(sym->type == ast::Type::String  ? v + "[0] = '\\0';"
+                : sym->type == ast::Type::Stats ? "memset(&" + v + ", 0, sizeof(" + v + "));"
+                                                : v + " = 0;");
     } else {
       unsupported(n, "delete of this kind of expression");
     }
@@ -343,7 +348,30 @@ public:
   void visit(ast::TargetExpr &n) override { unsupported(n, "target variable " + n.name); }
   void visit(ast::CastExpr &n) override { unsupported(n, "@cast/@var"); }
   void visit(ast::AtOpExpr &n) override { unsupported(n, "@" + n.name); }
-  void visit(ast::StatExpr &n) override { unsupported(n, "@" + n.op); }
+  void visit(ast::StatExpr &n) override {
+    static const std::map<std::string, char> ops = {
+        {"count", 'c'}, {"sum", 's'}, {"min", 'm'}, {"max", 'M'}, {"avg", 'a'}};
+    auto op = ops.find(n.op);
+    if (op == ops.end()) {
+      unsupported(n, "@" + n.op);
+      return;
+    }
+    std::string loc = c_string_literal(loc_string(n.loc));
+    std::string extract = std::string("stp_stat_extract(c, _p, '") + op->second + "', " + loc + ")";
+    if (auto *s = dynamic_cast<ast::SymbolExpr *>(n.stat); s && s->global && !s->global->array) {
+      result_ = "({ const struct stp_stat *_p = &" + global_name(*s->global) + "; " + extract + "; })";
+      return;
+    }
+    auto *ix = dynamic_cast<ast::IndexExpr *>(n.stat);
+    ast::GlobalDecl *g = ix ? array_of(ix->base) : nullptr;
+    if (!g) {
+      unsupported(n, "@" + n.op + " of this kind of expression");
+      return;
+    }
+    KeyFill k = fill_key(*g, ix->indexes);
+    result_ = "({ " + k.code + "const struct stp_stat *_p = stp_map_lookup(&" + global_name(*g) +
+              ", " + k.key + "); " + extract + "; })";
+  }
   void visit(ast::HistExpr &n) override { unsupported(n, "histograms"); }
   void visit(ast::EmbeddedExpr &n) override { unsupported(n, "embedded C"); }
   void visit(ast::TryStmt &n) override { unsupported(n, "try/catch"); }
@@ -404,14 +432,15 @@ private:
       unsupported(*e, "'*' in an array element that is assigned");
       return std::nullopt;
     }
-    bool str = g->type == ast::Type::String;
+    bool str = g->type == ast::Type::String, stat = g->type == ast::Type::Stats;
     std::string p = "_p" + std::to_string(seq_++);
     // When the array is full the error is set and the statement ends; the
     // value goes to a scratch temporary meanwhile.
-    std::string prelude = k.code + (str ? "char *" : "s64 *") + p + " = stp_map_get(c, &" +
-                          global_name(*g) + ", " + k.key + "); if (!" + p + ") " + p + " = " +
-                          (str ? "" : "&") + temp(g->type) + "; ";
-    return LValue{prelude, str ? p : "(*" + p + ")"};
+    std::string prelude = k.code + (str ? "char *" : stat ? "struct stp_stat *" : "s64 *") + p +
+                          " = stp_map_get(c, &" + global_name(*g) + ", " + k.key + "); if (!" +
+                          p + ") " + p + " = " + (str ? "" : "&") + temp(g->type) + "; ";
+    // Strings and statistics are used through the pointer itself.
+    return LValue{prelude, str || stat ? p : "(*" + p + ")"};
   }
 
   // ---- arrays

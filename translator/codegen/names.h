@@ -19,6 +19,8 @@ inline std::string frame_struct(const std::string &body_name) { return body_name
 
 // A C declarator for a script value of type `t` named `name`.
 inline std::string c_declare(ast::Type t, const std::string &name) {
+  if (t == ast::Type::Stats)
+    return "struct stp_stat " + name;
   return t == ast::Type::String ? "char " + name + "[MAXSTRINGLEN]" : "s64 " + name;
 }
 

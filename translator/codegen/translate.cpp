@@ -11,7 +11,9 @@ namespace stap::codegen {
 namespace {
 
 // `static DEFINE_RWLOCK(g_x_lock); static s64 g_x = 5;`
-char type_letter(ast::Type t) { return t == ast::Type::String ? 's' : 'n'; }
+char type_letter(ast::Type t) {
+  return t == ast::Type::String ? 's' : t == ast::Type::Stats ? 'x' : 'n';
+}
 
 // Scalars: `static DEFINE_RWLOCK(g_x_lock); static s64 g_x = 5;`
 // Arrays: the key struct, `static struct stp_map g_a = {...}`, and their
@@ -20,10 +22,6 @@ void emit_globals(ModuleWriter &w, Program &program, Diagnostics &diag) {
   Emitter &out = w.out();
   std::vector<ast::GlobalDecl *> arrays;
   for (ast::GlobalDecl *g : program.globals) {
-    if (g->type == ast::Type::Stats) {
-      diag.error(g->loc, "statistics are not supported by the translator yet");
-      continue;
-    }
     out.line("static DEFINE_RWLOCK(" + global_lock_name(*g) + ");");
     if (g->array) {
       if (g->key_types.empty() || g->key_types.size() > 9) {
