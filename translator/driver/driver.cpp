@@ -8,6 +8,7 @@
 #include "driver/target.h"
 #include "parse/parser.h"
 #include "passes/print.h"
+#include "passes/print_program.h"
 #include "passes/resolve_probes.h"
 #include "passes/infer_types.h"
 #include "passes/load_tapsets.h"
@@ -106,11 +107,8 @@ bool Driver::pass2_elaborate() {
   verbose_pass(2, "analyzed script: " + std::to_string(program_.probes.size()) + " probe(s), " +
                       std::to_string(program_.functions.size()) + " function(s), 0 embed(s), " +
                       std::to_string(program_.globals.size()) + " global(s)");
-  if (opts_.last_pass == 2) {
-    std::cout << "# probes\n";
-    for (const auto &p : program_.probes)
-      std::cout << p.pp << " /* <- " << probes::probe_point_string(*p.point) << " */\n";
-  }
+  if (opts_.last_pass == 2)
+    print_program(program_, std::cout);
   return true;
 }
 
