@@ -70,6 +70,15 @@ void stp_printf(struct stp_context *c, const char *fmt, ...)
 		c->pbuf_len = min_t(unsigned, n, STP_PRINT_BUF_SIZE - 1);
 }
 
+char *stp_sprintf(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, MAXSTRINGLEN, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
 void stp_print_str(struct stp_context *c, const char *s)
 {
 	stp_printf(c, "%s", s);

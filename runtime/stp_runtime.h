@@ -174,6 +174,8 @@ static inline s64 stp_stat_extract(struct stp_context *c, const struct stp_stat 
  * conversions: the translator rewrites SystemTap formats into them). */
 __printf(2, 3) void stp_printf(struct stp_context *c, const char *fmt, ...);
 void stp_print_str(struct stp_context *c, const char *s);
+/* sprintf(): formats into a MAXSTRINGLEN buffer and returns it. */
+__printf(2, 3) char *stp_sprintf(char *buf, const char *fmt, ...);
 /* exit(): ask staprun to end the session after this handler. */
 void stp_exit(struct stp_context *c);
 /* The -c command's or -x process's pid, 0 without either: target(). */

@@ -222,16 +222,32 @@ public:
     }
     if (n.name == "exit") {
       result_ = "(stp_exit(c), (s64)0)";
-    } else if (n.name == "printf") {
+    } else if (n.name == "printf" || n.name == "sprintf") {
       std::string err;
       auto parsed = parse_format(static_cast<ast::StringLit *>(n.args[0])->value, err);
       KernelFormat k = kernel_format(*parsed);
       std::vector<ast::Expr *> args(n.args.begin() + 1, n.args.end());
+      bool to_string = n.name == "sprintf";
+      std::string buf = to_string ? temp(ast::Type::String) : "";
       result_ = sequenced(args, [&](const std::vector<std::string> &v) {
-        std::string call = "stp_printf(c, " + c_string_literal(k.format);
+        std::string call = to_string ? "stp_sprintf(" + buf + ", " : "stp_printf(c, ";
+        call += c_string_literal(k.format);
         for (size_t i = 0; i < v.size(); ++i)
           call += ", " + k.casts[i] + v[i];
-        return "(" + call + "), (s64)0)";
+        return to_string ? call + ")" : "(" + call + "), (s64)0)";
+      });
+    } else if (n.name == "sprint" || n.name == "sprintln") {
+      std::string fmt;
+      for (ast::Expr *a : n.args)
+        fmt += a->type == ast::Type::String ? "%s" : "%lld";
+      if (n.name == "sprintln")
+        fmt += "\n";
+      std::string buf = temp(ast::Type::String);
+      result_ = sequenced(n.args, [&](const std::vector<std::string> &v) {
+        std::string args;
+        for (size_t i = 0; i < v.size(); ++i)
+          args += ", " + std::string(n.args[i]->type == ast::Type::String ? "" : "(long long)") + v[i];
+        return "stp_sprintf(" + buf + ", " + c_string_literal(fmt) + args + ")";
       });
     } else if (n.name == "print" || n.name == "println") {
       std::string fmt;
