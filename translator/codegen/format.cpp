@@ -50,7 +50,7 @@ std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err)
         c.precision = "0";
     }
     // Length modifiers are accepted and ignored: every number is 64-bit.
-    while (i < fmt.size() && std::strchr("hlLqjzt", fmt[i]))
+    while (i < fmt.size() && std::strchr("hlLjzt", fmt[i]))
       ++i;
     if (i >= fmt.size()) {
       err = "incomplete conversion at the end of the format";
