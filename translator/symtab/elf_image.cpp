@@ -1,0 +1,129 @@
+// ElfImage: thin RAII over libelf; see elf_image.h.
+#include "symtab/elf_image.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+namespace stap::symtab {
+
+std::unique_ptr<ElfImage> ElfImage::open_file(const std::string &path,
+                                              std::string &err) {
+  std::unique_ptr<ElfImage> img(new ElfImage);
+  img->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (img->fd_ < 0) {
+    err = path + ": cannot open";
+    return nullptr;
+  }
+  elf_version(EV_CURRENT);
+  img->elf_ = elf_begin(img->fd_, ELF_C_READ_MMAP, nullptr);
+  if (!img->init(err)) {
+    err = path + ": " + err;
+    return nullptr;
+  }
+  return img;
+}
+
+std::unique_ptr<ElfImage> ElfImage::open_memory(std::vector<uint8_t> bytes,
+                                                std::string &err) {
+  std::unique_ptr<ElfImage> img(new ElfImage);
+  img->memory_ = std::move(bytes);
+  elf_version(EV_CURRENT);
+  img->elf_ = elf_memory(reinterpret_cast<char *>(img->memory_.data()),
+                         img->memory_.size());
+  if (!img->init(err))
+    return nullptr;
+  return img;
+}
+
+ElfImage::~ElfImage() {
+  if (elf_)
+    elf_end(elf_);
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+bool ElfImage::init(std::string &err) {
+  GElf_Ehdr eh;
+  if (!elf_ || elf_kind(elf_) != ELF_K_ELF || !gelf_getehdr(elf_, &eh)) {
+    err = "not an ELF object";
+    return false;
+  }
+  machine_ = eh.e_machine;
+  is_64_ = gelf_getclass(elf_) == ELFCLASS64;
+  size_t nph = 0;
+  elf_getphdrnum(elf_, &nph);
+  bool first = true;
+  for (size_t i = 0; i < nph; ++i) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(elf_, static_cast<int>(i), &ph) || ph.p_type != PT_LOAD)
+      continue;
+    loads_.push_back({ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz});
+    uint64_t page = ph.p_vaddr & ~uint64_t(0xfff);
+    if (first || page < load_base_)
+      load_base_ = page;
+    first = false;
+  }
+  return true;
+}
+
+std::optional<ElfSection> ElfImage::section(const std::string &name) const {
+  size_t shstrndx;
+  if (elf_getshdrstrndx(elf_, &shstrndx) != 0)
+    return std::nullopt;
+  for (Elf_Scn *scn = elf_nextscn(elf_, nullptr); scn;
+       scn = elf_nextscn(elf_, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh))
+      continue;
+    const char *n = elf_strptr(elf_, shstrndx, sh.sh_name);
+    if (!n || name != n)
+      continue;
+    ElfSection s;
+    s.name = name;
+    s.vaddr = sh.sh_addr;
+    if (sh.sh_type != SHT_NOBITS) {
+      Elf_Data *d = elf_rawdata(scn, nullptr);
+      if (d && d->d_buf)
+        s.bytes.assign(static_cast<uint8_t *>(d->d_buf),
+                       static_cast<uint8_t *>(d->d_buf) + d->d_size);
+    }
+    return s;
+  }
+  return std::nullopt;
+}
+
+std::vector<ElfSymbol> ElfImage::function_symbols() const {
+  std::vector<ElfSymbol> out;
+  for (Elf_Scn *scn = elf_nextscn(elf_, nullptr); scn;
+       scn = elf_nextscn(elf_, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) ||
+        (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+        sh.sh_entsize == 0)
+      continue;
+    Elf_Data *d = elf_getdata(scn, nullptr);
+    if (!d)
+      continue;
+    size_t n = sh.sh_size / sh.sh_entsize;
+    for (size_t i = 0; i < n; ++i) {
+      GElf_Sym sym;
+      if (!gelf_getsym(d, static_cast<int>(i), &sym))
+        continue;
+      int type = GELF_ST_TYPE(sym.st_info);
+      if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+          sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+        continue;
+      const char *name = elf_strptr(elf_, sh.sh_link, sym.st_name);
+      if (!name || !*name)
+        continue;
+      out.push_back({name, sym.st_value, sym.st_size,
+                     static_cast<unsigned char>(GELF_ST_BIND(sym.st_info)),
+                     sh.sh_type == SHT_SYMTAB});
+    }
+  }
+  return out;
+}
+
+} // namespace stap::symtab

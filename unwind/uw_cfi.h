@@ -1,0 +1,88 @@
+/* Internal: CIE/FDE records and the register-rule row the CFA program
+ * computes. Shared by the parser, the interpreter, the step and the table
+ * builder (translator/symtab uses the parser to index FDEs). */
+#ifndef UW_CFI_H
+#define UW_CFI_H
+
+#include "uw_read.h"
+#include "unwind.h"
+
+/* A CFI section as the unwinder sees it: bytes plus their link-time address. */
+struct uw_cfi_section {
+  const uw_u8 *data;
+  uw_u32 len;
+  uw_u64 vaddr;
+  uw_u8 is_eh;     /* .eh_frame (1) or .debug_frame (0) */
+  uw_u8 addr_size; /* 4 or 8 */
+};
+
+struct uw_cie {
+  uw_u64 code_align;
+  uw_s64 data_align;
+  uw_u32 ra_reg;
+  uw_u8 fde_enc;      /* 'R' augmentation, absptr by default */
+  uw_u8 lsda_enc;
+  uw_u8 has_z;        /* augmentation data present in FDEs */
+  uw_u8 signal_frame; /* 'S' */
+  uw_u8 addr_size;
+  const uw_u8 *insns; /* initial instructions */
+  uw_u32 insns_len;
+};
+
+struct uw_fde {
+  struct uw_cie cie;
+  uw_u64 pc_begin; /* link-time */
+  uw_u64 pc_end;
+  const uw_u8 *insns;
+  uw_u32 insns_len;
+};
+
+/* Kinds of a record at some offset of a section. */
+enum { UW_REC_FDE = 0, UW_REC_CIE = 1, UW_REC_TERMINATOR = 2 };
+
+/* Reads the record header at off: its kind and the offset of the next
+ * record. Returns 0 or UW_EBADCFI. */
+int uw_cfi_record(const struct uw_cfi_section *s, uw_u32 off, int *kind,
+                  uw_u32 *next);
+/* Parses the FDE at off together with its CIE. Returns 0 or UW_EBADCFI. */
+int uw_cfi_parse_fde(const struct uw_cfi_section *s, uw_u32 off,
+                     struct uw_fde *fde);
+
+/* Register rules. Offsets are already multiplied by the data alignment.
+ * Expressions are stored as an offset into the FDE's section and a length. */
+enum {
+  UW_RULE_UNDEF = 0,  /* value unknown */
+  UW_RULE_SAME,       /* same value as in the callee */
+  UW_RULE_OFFSET,     /* saved at CFA + off */
+  UW_RULE_VAL_OFFSET, /* value is CFA + off */
+  UW_RULE_REGISTER,   /* value is in register reg */
+  UW_RULE_EXPR,       /* saved at the address the expression computes */
+  UW_RULE_VAL_EXPR,   /* value is what the expression computes */
+  UW_RULE_DEFAULT     /* not mentioned: arch decides (same or clobbered) */
+};
+
+struct uw_rule {
+  uw_u8 kind;
+  uw_u8 reg;    /* UW_RULE_REGISTER, and the CFA register */
+  uw_u16 len;   /* expression length */
+  uw_s32 value; /* offset, or expression offset in the section */
+};
+
+enum { UW_CFA_REG_OFFSET = 0, UW_CFA_EXPR = 1 };
+
+struct uw_row {
+  struct uw_rule cfa;     /* kind UW_CFA_REG_OFFSET or UW_CFA_EXPR */
+  struct uw_rule reg[UW_NREGS];
+};
+
+/* Depth of DW_CFA_remember_state; deeper nesting is reported, not guessed. */
+#define UW_STATE_STACK 4
+/* Most CFA instructions one FDE+CIE program may execute. */
+#define UW_MAX_CFA_OPS 4096
+
+/* Runs the CIE's and the FDE's programs up to pc (link-time) and leaves the
+ * row in effect at pc. Returns 0, UW_EBADCFI or UW_ELIMIT. */
+int uw_cfi_run(const struct uw_cfi_section *s, const struct uw_fde *fde,
+               uw_u64 pc, struct uw_row *row);
+
+#endif

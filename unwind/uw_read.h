@@ -1,0 +1,54 @@
+/* Bounded little-endian reader over a byte range: every read checks the end
+ * and latches an error instead of running past it. Used for CFI, expressions
+ * and tables, all of which may be hostile. */
+#ifndef UW_READ_H
+#define UW_READ_H
+
+#include "uw_types.h"
+
+struct uw_cursor {
+  const uw_u8 *start; /* beginning of the section the cursor walks */
+  const uw_u8 *p;
+  const uw_u8 *end;
+  uw_u64 vaddr;       /* link-time address of start (for pc-relative) */
+  int err;            /* nonzero once a read went out of bounds */
+};
+
+/* Pointer encodings (DW_EH_PE_*) */
+#define UW_PE_OMIT 0xff
+#define UW_PE_INDIRECT 0x80
+
+/* Bases for relative pointer encodings that are not pc-relative. */
+struct uw_ptr_bases {
+  uw_u64 datarel; /* .eh_frame_hdr start for the search table */
+  uw_u64 funcrel; /* start of the current function */
+};
+
+void uw_cursor_init(struct uw_cursor *c, const uw_u8 *start, uw_u32 len,
+                    uw_u64 vaddr);
+uw_u8 uw_get_u8(struct uw_cursor *c);
+uw_u16 uw_get_u16(struct uw_cursor *c);
+uw_u32 uw_get_u32(struct uw_cursor *c);
+uw_u64 uw_get_u64(struct uw_cursor *c);
+uw_u64 uw_get_uleb(struct uw_cursor *c);
+uw_s64 uw_get_sleb(struct uw_cursor *c);
+/* An address of addr_size (4 or 8) bytes. */
+uw_u64 uw_get_addr(struct uw_cursor *c, unsigned addr_size);
+void uw_skip(struct uw_cursor *c, uw_u64 n);
+static inline uw_u64 uw_cursor_vaddr(const struct uw_cursor *c) {
+  return c->vaddr + (uw_u64)(c->p - c->start);
+}
+static inline uw_u64 uw_left(const struct uw_cursor *c) {
+  return c->err ? 0 : (uw_u64)(c->end - c->p);
+}
+
+/* Reads a pointer in encoding enc. Indirect pointers are not dereferenced
+ * (the unwinder only reads them for personality routines, which it skips):
+ * the result is then the address of the pointer and *indirect is set.
+ * Returns 0, or -1 for an unsupported encoding or a bad read. */
+int uw_get_encoded(struct uw_cursor *c, uw_u8 enc, unsigned addr_size,
+                   const struct uw_ptr_bases *b, uw_u64 *out);
+/* The byte size an encoding occupies, or 0 if it is variable/unknown. */
+unsigned uw_encoded_size(uw_u8 enc, unsigned addr_size);
+
+#endif
