@@ -112,6 +112,8 @@ struct stp_module_desc {
 	unsigned n_begin;
 	const struct stp_probe *const *end_probes;
 	unsigned n_end;
+	/* prints written-but-never-read globals after the end probes */
+	const struct stp_probe *display_probe;
 	const struct stp_probe *const *error_probes;
 	unsigned n_error;
 	struct stp_timer_probe *timers;

@@ -17,4 +17,6 @@ static void stp_begin_probes_run(void)
 static void stp_end_probes_run(void)
 {
 	stp_run_probe_list(stp_module.end_probes, stp_module.n_end);
+	if (stp_module.display_probe)
+		stp_run_probe(stp_module.display_probe);
 }

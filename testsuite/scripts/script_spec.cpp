@@ -1,6 +1,7 @@
 #include "script_spec.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -28,6 +29,12 @@ std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string 
   ScriptSpec s;
   s.path = path;
   s.name = std::filesystem::path(path).stem().string();
+  // Unique across directories: it names the test's module.
+  std::string parent = std::filesystem::path(path).parent_path().filename().string();
+  s.name = parent + "_" + s.name;
+  for (char &ch : s.name)
+    if (!std::isalnum(static_cast<unsigned char>(ch)))
+      ch = '_';
   std::string line;
   auto directive = [&](const std::string &key, std::string &value) {
     size_t at = line.find("// " + key + ":");

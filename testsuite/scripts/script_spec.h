@@ -22,7 +22,7 @@
 namespace stap::testing {
 
 struct ScriptSpec {
-  std::string path, name; // name: file name without .stp
+  std::string path, name; // name: DIR_FILE of the path, a C identifier
   std::vector<std::string> stdout_lines, stderr_lines;
   bool check_stderr = false;
   int status = 0;

@@ -57,7 +57,9 @@ std::string kernel_build_dir(const std::string &release, std::string &err) {
 std::string build_module(const KbuildJob &job, Diagnostics &diag) {
   const std::string &name = job.module_name;
   std::string kbuild = "obj-m := " + name + ".o\n" + name + "-y := " + name + "_src.o " +
-                       name + "_runtime.o\n" + "ccflags-y := -I" + job.runtime_dir + "\n";
+                       name + "_runtime.o\n" + "ccflags-y := -I" + job.runtime_dir +
+                       // a format/argument mismatch in generated code is a bug: fail the build
+                       " -Werror=format\n";
   for (const auto &d : job.defines)
     kbuild += "ccflags-y += " + shell_quote("-D" + d) + "\n";
   if (!write_file(job.dir + "/" + name + "_src.c", job.c_source) ||

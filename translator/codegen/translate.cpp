@@ -1,6 +1,7 @@
 #include "codegen/translate.h"
 
 #include "codegen/body.h"
+#include "codegen/global_display.h"
 #include "codegen/global_use.h"
 #include "codegen/module_writer.h"
 #include "codegen/names.h"
@@ -122,6 +123,7 @@ std::string translate_program(Program &program, Diagnostics &diag) {
     if (!mine.empty())
       family->emit(w, mine);
   }
+  emit_global_display(w, write_only_globals(program));
   // A handler's frame, then up to MAXNESTING nested function frames.
   w.set_module_field("frames_size", max_of(handler_frames) + " + MAXNESTING * " +
                                         max_of(function_frames));

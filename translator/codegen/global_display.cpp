@@ -1,0 +1,130 @@
+#include "codegen/global_display.h"
+
+#include "ast/visitor.h"
+#include "codegen/names.h"
+
+#include <set>
+
+namespace stap::codegen {
+namespace {
+
+// Sorts global uses into reads and writes. A use as the target of an
+// assignment, ++/-- or delete is a write only, even `x += 1`.
+class ReadWrite : public ast::Visitor {
+public:
+  std::set<ast::GlobalDecl *> read, written;
+
+  void visit(ast::SymbolExpr &n) override {
+    if (n.global)
+      read.insert(n.global);
+  }
+  void visit(ast::AssignExpr &n) override {
+    target(n.target);
+    visit_expr(n.value);
+  }
+  void visit(ast::IncDecExpr &n) override { target(n.operand); }
+  void visit(ast::DeleteStmt &n) override { target(n.target); }
+
+private:
+  void target(ast::Expr *e) {
+    ast::Expr *base = e;
+    if (auto *ix = dynamic_cast<ast::IndexExpr *>(e)) {
+      for (ast::Expr *k : ix->indexes)
+        visit_expr(k);
+      base = ix->base;
+    }
+    if (auto *s = dynamic_cast<ast::SymbolExpr *>(base); s && s->global)
+      written.insert(s->global);
+    else
+      visit_expr(e);
+  }
+};
+
+std::string key_format(const ast::GlobalDecl &g, std::string &args, const std::string &k) {
+  std::string fmt;
+  for (size_t i = 0; i < g.key_types.size(); ++i) {
+    fmt += i ? "," : "";
+    bool str = g.key_types[i] == ast::Type::String;
+    fmt += str ? "\\\"%s\\\"" : "%lld";
+    args += std::string(", ") + (str ? "" : "(long long)") + k + "->k" + std::to_string(i);
+  }
+  return fmt;
+}
+
+// printf format and arguments for a value of type `t` at C expression `v`
+// (a pointer for strings and statistics).
+std::string value_format(ast::Type t, std::string &args, const std::string &v) {
+  if (t == ast::Type::String) {
+    args += ", " + v;
+    return "=\\\"%s\\\"";
+  }
+  if (t == ast::Type::Stats) {
+    args += ", (long long)" + v + "->count, (long long)" + v + "->min, (long long)" + v +
+            "->max, (long long)" + v + "->sum, (long long)(" + v + "->count ? div64_s64(" + v +
+            "->sum, " + v + "->count) : 0)";
+    return " @count=%lld @min=%lld @max=%lld @sum=%lld @avg=%lld";
+  }
+  args += ", (long long)*" + v;
+  return "=%lld";
+}
+
+} // namespace
+
+std::vector<ast::GlobalDecl *> write_only_globals(Program &program) {
+  ReadWrite rw;
+  for (ast::FunctionDecl *fn : program.functions)
+    rw.visit_stmt(fn->body);
+  for (ast::ProbeDecl *p : program.files.front()->probes)
+    rw.visit_stmt(p->body);
+  std::vector<ast::GlobalDecl *> out;
+  for (ast::GlobalDecl *g : program.globals)
+    if (rw.written.count(g) && !rw.read.count(g))
+      out.push_back(g);
+  return out;
+}
+
+void emit_global_display(ModuleWriter &w, const std::vector<ast::GlobalDecl *> &globals) {
+  if (globals.empty())
+    return;
+  Emitter &out = w.out();
+  out.comment("written-but-never-read globals, printed after the end probes");
+  out.open("static void stp_display_globals(struct stp_context *c)");
+  for (ast::GlobalDecl *g : globals) {
+    std::string name = global_name(*g);
+    out.line("read_lock(&" + global_lock_name(*g) + ");");
+    if (!g->array) {
+      std::string args;
+      std::string fmt = g->name + value_format(g->type, args, "(&" + name + ")") + "\\n";
+      if (g->type == ast::Type::String)
+        args = ", " + name;
+      out.line("stp_printf(c, \"" + fmt + "\"" + args + ");");
+    } else {
+      out.open("");
+      out.line("unsigned i, n = stp_map_sort(&" + name + ", 0, 0, -1);");
+      out.line("struct stp_map_entry **e = stp_map_sorted(&" + name + ");");
+      out.open("for (i = 0; i < n; i++)");
+      out.line("const " + global_key_struct(*g) + " *k = stp_map_entry_key(e[i]);");
+      std::string vtype = g->type == ast::Type::String  ? "const char"
+                          : g->type == ast::Type::Stats ? "const struct stp_stat"
+                                                        : "const s64";
+      out.line(vtype + " *v = stp_map_entry_value(&" + name + ", e[i]);");
+      std::string args;
+      std::string keys = key_format(*g, args, "k"); // first: it appends to args first
+      std::string value = value_format(g->type, args, "v");
+      std::string fmt = g->name + "[" + keys + "]" + value + "\\n";
+      out.line("stp_printf(c, \"" + fmt + "\"" + args + ");");
+      out.close();
+      out.close();
+    }
+    out.line("read_unlock(&" + global_lock_name(*g) + ");");
+  }
+  out.close();
+  out.open("static const struct stp_probe stp_probe_display =");
+  out.line(".pp = \"end\",");
+  out.line(".loc = \"<global display>\",");
+  out.line(".handler = stp_display_globals,");
+  out.close(";");
+  w.set_module_field("display_probe", "&stp_probe_display");
+}
+
+} // namespace stap::codegen
