@@ -94,8 +94,7 @@ bool Driver::pass1_parse() {
 bool Driver::pass2_elaborate() {
   timer_.reset();
   resolve_probes(program_, diag_);
-  if (!diag_.errors())
-    resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
+  resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
   if (!diag_.errors())
     infer_types(program_, diag_);
   if (diag_.errors())
@@ -128,6 +127,12 @@ bool Driver::pass3_translate() {
 
 bool Driver::pass4_build() {
   timer_.reset();
+  std::string err;
+  if (target_.build_dir.empty()) {
+    build::kernel_build_dir(target_.release, err);
+    diag_.error(err);
+    return false;
+  }
   build::KbuildJob job;
   job.module_name = files_->module_name();
   job.dir = files_->dir();

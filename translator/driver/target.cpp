@@ -49,15 +49,9 @@ bool resolve_target(const Options &opts, Target &t, Diagnostics &diag) {
     uname(&u);
     t.release = u.release;
   }
-  if (opts.last_pass >= 4) {
-    t.build_dir = build::kernel_build_dir(t.release, err);
-    if (t.build_dir.empty()) {
-      diag.error(err);
-      return false;
-    }
-  } else {
-    t.build_dir = build::kernel_build_dir(t.release, err); // optional before pass 4
-  }
+  // Only pass 4 needs the build tree: its absence is reported there, so
+  // that script errors come first.
+  t.build_dir = build::kernel_build_dir(t.release, err);
   if (!t.build_dir.empty())
     t.config = read_kernel_config(t.build_dir);
   t.arch = t.config.count("CONFIG_X86_64") ? "x86_64"
