@@ -1,0 +1,198 @@
+// The unwind step on hand-built CFI and a fake stack: caller registers,
+// return-address lookup, signal frames with and without CFI, and the
+// honest stops (undefined registers, unreadable memory, no progress).
+#include "cfi_builder.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+constexpr uint64_t kEhVaddr = 0x1000;
+const Bytes kX86_64Cie = {0x0c, 7, 8, 0x80 | 16, 1}; // CFA=rsp+8, ra at CFA-8
+const Bytes kI386Cie = {0x0c, 4, 4, 0x80 | 8, 1};    // CFA=esp+4, ra at CFA-4
+
+uw_regs x86_64_regs(uint64_t pc, uint64_t sp) {
+  uw_regs r{};
+  r.arch = UW_ARCH_X86_64;
+  r.flags = UW_PC_EXACT;
+  r.valid = 0x1ffff;
+  for (unsigned i = 0; i < 16; ++i)
+    r.val[i] = 0x1000 + i; // recognisable register contents
+  r.val[UW_X86_64_SP] = sp;
+  r.val[UW_X86_64_PC] = pc;
+  return r;
+}
+
+struct Fixture {
+  CfiBuilder cfi{true, 8, kEhVaddr};
+  Bytes blob;
+  uw_table table{};
+  FakeMemory stack;
+  void finish(uint8_t arch = UW_ARCH_X86_64) {
+    blob = make_table(cfi, arch, kEhVaddr);
+    ASSERT_EQ(uw_table_open(&table, blob.data(), uint32_t(blob.size())), 0);
+  }
+  int step(uw_regs &r, uint64_t bias = 0) {
+    uw_object obj{&table, bias};
+    uw_memory m = stack.mem();
+    return uw_step(&obj, &r, &m);
+  }
+};
+
+TEST(Step, ComputesCallerPcSpAndSavedRegisters) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  // after push %rbx: CFA = rsp+16, rbx saved at CFA-16
+  f.cfi.fde(0x4000, 0x40, {0x41, 0x0e, 16, 0x80 | 3, 2});
+  f.finish();
+  f.stack.put(0x7000, 0xb0b0, 8);   // saved rbx
+  f.stack.put(0x7008, 0x5123, 8);   // return address
+  uw_regs r = x86_64_regs(0x4010, 0x7000);
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(uw_pc(&r), 0x5123u);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x7010u);
+  EXPECT_EQ(r.val[3], 0xb0b0u);
+  EXPECT_TRUE(uw_reg_valid(&r, 3));
+  EXPECT_EQ(r.val[6], 0x1006u) << "callee-saved rbp is unchanged";
+  EXPECT_FALSE(uw_reg_valid(&r, 0)) << "rax is clobbered by the call";
+  EXPECT_FALSE(uw_reg_valid(&r, 2)) << "rcx is clobbered by the call";
+  EXPECT_EQ(r.flags & UW_PC_EXACT, 0u);
+}
+
+TEST(Step, LoadBiasIsSubtractedBeforeTheLookup) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  f.cfi.fde(0x4000, 0x40, {});
+  f.finish();
+  const uint64_t bias = 0x7f0000000000;
+  f.stack.put(0x7000, bias + 0x4100, 8);
+  uw_regs r = x86_64_regs(bias + 0x4010, 0x7000);
+  ASSERT_EQ(f.step(r, bias), UW_OK);
+  EXPECT_EQ(uw_pc(&r), bias + 0x4100);
+}
+
+TEST(Step, ReturnAddressesAreLookedUpAtTheCallInstruction) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  f.cfi.fde(0x4000, 0x10, {});        // a noreturn call ends this function
+  f.cfi.fde(0x4010, 0x10, {0x0e, 64}); // the next function, different CFA
+  f.finish();
+  f.stack.put(0x7000, 0x9999, 8);
+  uw_regs r = x86_64_regs(0x4010, 0x7000);
+  r.flags = 0; // 0x4010 is a return address: the call is at 0x400f
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x7008u) << "used the first FDE's CFA";
+}
+
+TEST(Step, UndefinedReturnAddressIsTheOutermostFrame) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  f.cfi.fde(0x4000, 0x10, {0x07, 16}); // DW_CFA_undefined rip, as _start
+  f.finish();
+  uw_regs r = x86_64_regs(0x4004, 0x7000);
+  uw_regs before = r;
+  EXPECT_EQ(f.step(r), UW_END);
+  EXPECT_EQ(std::memcmp(&r, &before, sizeof r), 0);
+}
+
+TEST(Step, CfaFromAnUndefinedRegisterStopsWithoutChangingRegisters) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  f.cfi.fde(0x4000, 0x10, {0x0c, 6, 16}); // CFA = rbp+16
+  f.finish();
+  uw_regs r = x86_64_regs(0x4004, 0x7000);
+  r.valid &= ~(1u << 6); // rbp unknown (as after --scrub=syscall)
+  uw_regs before = r;
+  EXPECT_EQ(f.step(r), UW_EUNDEF);
+  EXPECT_EQ(std::memcmp(&r, &before, sizeof r), 0);
+}
+
+TEST(Step, UnreadableReturnAddressIsReported) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  f.cfi.fde(0x4000, 0x10, {});
+  f.finish();
+  uw_regs r = x86_64_regs(0x4004, 0x7000); // nothing mapped at 0x7000
+  EXPECT_EQ(f.step(r), UW_EREAD);
+}
+
+TEST(Step, NoFdeAndNoTrampolineIsNoCfi) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  f.cfi.fde(0x4000, 0x10, {});
+  f.finish();
+  uw_regs r = x86_64_regs(0x6000, 0x7000);
+  EXPECT_EQ(f.step(r), UW_ENOCFI);
+}
+
+TEST(Step, AFrameThatDoesNotMoveIsRejected) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  // CFA = rsp+0 and rip = val_expression(DW_OP_breg7 0): with rsp equal
+  // to pc, the caller would be this very frame again.
+  f.cfi.fde(0x4000, 0x10, {0x0e, 0, 0x16, 16, 2, 0x77, 0x00});
+  f.finish();
+  uw_regs r = x86_64_regs(0x4004, 0x4004);
+  EXPECT_EQ(f.step(r), UW_ENOPROGRESS);
+}
+
+TEST(Step, CfaAndRegisterExpressionsAreEvaluated) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  // CFA = *(rsp + 8) (DW_OP_breg7 8; DW_OP_deref); rbx = CFA - 32 as value
+  f.cfi.fde(0x4000, 0x10,
+            {0x0f, 3, 0x77, 8, 0x06, 0x16, 3, 3, 0x08, 32, 0x1c});
+  f.finish();
+  f.stack.put(0x7008, 0x8000, 8); // the CFA
+  f.stack.put(0x7ff8, 0x4444, 8); // return address at CFA-8
+  uw_regs r = x86_64_regs(0x4004, 0x7000);
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x8000u);
+  EXPECT_EQ(uw_pc(&r), 0x4444u);
+  EXPECT_EQ(r.val[3], 0x8000u - 32);
+}
+
+TEST(Step, SignalFrameFdeMakesTheCallerPcExact) {
+  Fixture f;
+  f.cfi.cie("zRS", kX86_64Cie);
+  f.cfi.fde(0x4000, 0x10, {});
+  f.finish();
+  f.stack.put(0x7000, 0x5000, 8);
+  uw_regs r = x86_64_regs(0x4004, 0x7000);
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.flags & UW_PC_EXACT, UW_PC_EXACT);
+}
+
+TEST(Step, I386FrameUsesFourByteSlotsAndTruncates) {
+  Fixture f;
+  f.cfi = CfiBuilder(true, 4, kEhVaddr);
+  f.cfi.cie("zR", kI386Cie, -4, 8);
+  f.cfi.fde(0x4000, 0x10, {0x41, 0x0e, 8, 0x80 | 5, 2}); // push ebp
+  f.finish(UW_ARCH_I386);
+  f.stack.put(0xff00, 0x1234, 4);     // saved ebp
+  f.stack.put(0xff04, 0x80490a0, 4);  // return address
+  uw_regs r{};
+  r.arch = UW_ARCH_I386;
+  r.flags = UW_PC_EXACT;
+  r.valid = 0x1ff;
+  r.val[UW_I386_SP] = 0xff00;
+  r.val[UW_I386_PC] = 0x4008;
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(uw_pc(&r), 0x80490a0u);
+  EXPECT_EQ(r.val[UW_I386_SP], 0xff08u);
+  EXPECT_EQ(r.val[5], 0x1234u);
+  EXPECT_FALSE(uw_reg_valid(&r, 0)) << "eax is clobbered by the call";
+}
+
+TEST(Step, TableOfTheOtherArchitectureIsRefused) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  f.cfi.fde(0x4000, 0x10, {});
+  f.finish(UW_ARCH_X86_64);
+  uw_regs r = x86_64_regs(0x4004, 0x7000);
+  r.arch = UW_ARCH_I386;
+  r.val[UW_I386_PC] = 0x4004;
+  EXPECT_EQ(f.step(r), UW_EBADTABLE);
+}
+
+} // namespace
