@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <sstream>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -36,6 +37,11 @@ std::vector<unsigned long long> parse_pcs(const std::string &text,
   return pcs;
 }
 
+// Per-process scratch files: CTest runs test cases in parallel processes.
+std::string scratch(const std::string &name) {
+  return ::testing::TempDir() + "uw_" + std::to_string(getpid()) + "_" + name;
+}
+
 std::string gdb_backtrace(const std::string &exe, const std::string &syscall) {
   const char *py =
       "python\n"
@@ -45,29 +51,33 @@ std::string gdb_backtrace(const std::string &exe, const std::string &syscall) {
       "        print('GDBFRAME %x' % f.pc())\n"
       "    f = f.older()\n"
       "end\n";
-  std::string script = ::testing::TempDir() + "uw_gdb_bt.py.gdb";
+  std::string script = scratch("gdb_bt.gdb");
   FILE *f = fopen(script.c_str(), "w");
   fputs(py, f);
   fclose(f);
-  return run_capture("gdb -nx -batch -ex 'set pagination off' "
+  std::string bt = run_capture("gdb -nx -batch -ex 'set pagination off' "
                      "-ex 'set backtrace past-main on' "
                      "-ex 'set backtrace past-entry on' "
                      "-ex 'handle all nostop noprint pass' "
                      "-ex 'catch syscall " + syscall + "' -ex run "
                      "-x " + script + " -ex kill --args " + exe +
                      " 2>/dev/null </dev/null");
+  std::remove(script.c_str());
+  return bt;
 }
 
 std::string ustack(const std::string &exe, const std::string &syscall,
                    const std::string &extra = "") {
-  std::string out = ::testing::TempDir() + "uw_ustack.txt";
+  std::string out = scratch("ustack.txt");
   int status = 0;
   run_capture(std::string(UW_STAP_USTACK) + " --no-randomize " + extra +
                   " -o " + out + " --syscall " + syscall + " -- " + exe +
                   " >/dev/null 2>&1",
               &status);
   EXPECT_EQ(status, 0) << exe << " under stap-ustack";
-  return run_capture("cat " + out);
+  std::string text = run_capture("cat " + out);
+  std::remove(out.c_str());
+  return text;
 }
 
 class AgainstGdb : public ::testing::TestWithParam<std::tuple<Case, int>> {};
