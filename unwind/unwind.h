@@ -2,7 +2,7 @@
  *
  * This is the whole public interface; the kernel runtime includes only this
  * file. The code is freestanding C11: no libc, no allocation, no recursion,
- * no floating point, bounded loops, small stack (about 1.5 KB per step).
+ * no floating point, bounded loops, small stack (about 1.7 KB per step).
  *
  * Usage: for each object mapped in the target (executable, shared library,
  * vDSO) the translator side builds an unwind table (see docs/unwind.md and
