@@ -9,12 +9,6 @@
 
 namespace stap::testing {
 
-std::string shell_quote(const std::string &s) {
-  std::string r = "'";
-  for (char c : s)
-    r += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return r + "'";
-}
 
 static std::string slurp(const std::string &path) {
   std::ifstream in(path, std::ios::binary);

@@ -2,6 +2,8 @@
 #pragma once
 #include <string>
 
+#include "util/shell.h"
+
 namespace stap::testing {
 
 struct CommandResult {
@@ -11,7 +13,6 @@ struct CommandResult {
 
 // Runs `cmdline` with /bin/sh in `cwd`, stdin from /dev/null.
 CommandResult run_command(const std::string &cmdline, const std::string &cwd);
-// `s` single-quoted for the shell.
-std::string shell_quote(const std::string &s);
+using stap::shell_quote;
 
 } // namespace stap::testing

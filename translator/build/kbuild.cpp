@@ -1,4 +1,5 @@
 #include "build/kbuild.h"
+#include "util/shell.h"
 
 #include <array>
 #include <cstdio>
@@ -20,13 +21,6 @@ bool is_dir(const std::string &p) {
   return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-// Single-quotes `s` for the shell that make runs recipes with.
-std::string shell_quote(const std::string &s) {
-  std::string r = "'";
-  for (char c : s)
-    r += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return r + "'";
-}
 
 // Runs `cmd` through the shell, capturing stdout and stderr together.
 int run_capture(const std::string &cmd, std::string &output) {

@@ -32,6 +32,16 @@ void ModuleWriter::emit_struct_array(const std::string &type, const std::string 
   out_.close(";");
 }
 
+void ModuleWriter::emit_probe_table(const std::string &type, const std::string &field,
+                                    const std::vector<const probes::ResolvedProbe *> &probes) {
+  std::vector<std::string> inits;
+  for (const probes::ResolvedProbe *p : probes)
+    inits.push_back(".probe = &" + probe_descriptor(*p) + ", " + p->c_fields);
+  emit_struct_array(type, "stp_" + field, inits);
+  set_module_field(field, "stp_" + field);
+  set_module_field("n_" + field, std::to_string(inits.size()));
+}
+
 void ModuleWriter::set_module_field(const std::string &field, const std::string &value) {
   module_fields_[field] = value;
 }

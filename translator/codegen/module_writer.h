@@ -25,6 +25,11 @@ public:
   // its per-probe state there)
   void emit_struct_array(const std::string &type, const std::string &name,
                          const std::vector<std::string> &initializers);
+  // The usual table of a family whose runtime struct starts with `.probe`:
+  // `static TYPE stp_FIELD[] = { { .probe = &desc, <c_fields> }, ... };`,
+  // and the module's FIELD / n_FIELD pointing at it.
+  void emit_probe_table(const std::string &type, const std::string &field,
+                        const std::vector<const probes::ResolvedProbe *> &probes);
   // A field of `struct stp_module_desc` (see runtime/stp_runtime.h).
   void set_module_field(const std::string &field, const std::string &value);
   void emit_module_desc();

@@ -23,11 +23,7 @@ public:
                  "probe point '" + c0.functor + "' takes no further component");
       return false;
     }
-    ResolvedProbe r;
-    r.decl = &decl;
-    r.point = &point;
-    r.family = this;
-    r.pp = probe_point_string(point);
+    ResolvedProbe r = make_resolved(decl, point, this);
     if (c0.arg) {
       auto *n = dynamic_cast<ast::NumberLit *>(c0.arg);
       if (!n || c0.functor == "never") {

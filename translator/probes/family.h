@@ -44,6 +44,10 @@ public:
                     const std::vector<const ResolvedProbe *> &probes) const = 0;
 };
 
+// A ResolvedProbe of `family` for `point` of `decl`, its pp filled in.
+ResolvedProbe make_resolved(ast::ProbeDecl &decl, ast::ProbePoint &point,
+                            const ProbeFamily *family);
+
 // The registry: every family, in one table.
 const std::vector<const ProbeFamily *> &all_families();
 const ProbeFamily *find_family(std::string_view root);

@@ -65,11 +65,7 @@ public:
                                 probe_point_string(point) + "'");
       return false;
     }
-    ResolvedProbe r;
-    r.decl = &decl;
-    r.point = &point;
-    r.family = this;
-    r.pp = probe_point_string(point);
+    ResolvedProbe r = make_resolved(decl, point, this);
     r.c_fields = ".symbol = " + codegen::c_string_literal(module.empty() ? symbol : module + ":" + symbol) +
                  ", .is_return = " + (is_return ? "true" : "false") +
                  ", .optional = " + (point.optional ? "true" : "false") +
@@ -80,12 +76,7 @@ public:
 
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
-    std::vector<std::string> inits;
-    for (const ResolvedProbe *p : probes)
-      inits.push_back(".probe = &" + w.probe_descriptor(*p) + ", " + p->c_fields);
-    w.emit_struct_array("struct stp_kprobe", "stp_kprobes", inits);
-    w.set_module_field("kprobes", "stp_kprobes");
-    w.set_module_field("n_kprobes", std::to_string(inits.size()));
+    w.emit_probe_table("struct stp_kprobe", "kprobes", probes);
   }
 };
 

@@ -24,6 +24,16 @@ const ProbeFamily *find_family(std::string_view root) {
   return nullptr;
 }
 
+ResolvedProbe make_resolved(ast::ProbeDecl &decl, ast::ProbePoint &point,
+                            const ProbeFamily *family) {
+  ResolvedProbe r;
+  r.decl = &decl;
+  r.point = &point;
+  r.family = family;
+  r.pp = probe_point_string(point);
+  return r;
+}
+
 const ast::NumberLit *number_arg(const ast::ProbePointComponent &c) {
   return dynamic_cast<const ast::NumberLit *>(c.arg);
 }

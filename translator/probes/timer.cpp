@@ -59,11 +59,7 @@ public:
       diag.error(cs[2].loc, "unexpected '" + cs[2].functor + "' after timer." + cs[1].functor);
       return false;
     }
-    ResolvedProbe r;
-    r.decl = &decl;
-    r.point = &point;
-    r.family = this;
-    r.pp = probe_point_string(point);
+    ResolvedProbe r = make_resolved(decl, point, this);
     // Units are scaled here so the runtime deals only in ns, jiffies or Hz.
     r.c_fields = std::string(".unit = ") + unit->second.c_unit +
                  ", .interval = " + std::to_string(n->value * unit->second.scale) +
@@ -74,12 +70,7 @@ public:
 
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
-    std::vector<std::string> inits;
-    for (const ResolvedProbe *p : probes)
-      inits.push_back(".probe = &" + w.probe_descriptor(*p) + ", " + p->c_fields);
-    w.emit_struct_array("struct stp_timer_probe", "stp_timers", inits);
-    w.set_module_field("timers", "stp_timers");
-    w.set_module_field("n_timers", std::to_string(inits.size()));
+    w.emit_probe_table("struct stp_timer_probe", "timers", probes);
   }
 };
 

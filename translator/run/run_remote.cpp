@@ -2,6 +2,7 @@
 
 #include "remote/vm.h"
 #include "run/run.h"
+#include "util/shell.h"
 
 #include <cstdio>
 #include <fstream>
@@ -10,12 +11,6 @@
 namespace stap::run {
 namespace {
 
-std::string shell_quote(const std::string &s) {
-  std::string r = "'";
-  for (char c : s)
-    r += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return r + "'";
-}
 
 std::string basename_of(const std::string &p) { return p.substr(p.find_last_of('/') + 1); }
 
