@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "util/number.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -7,20 +9,13 @@
 
 namespace staprun {
 
+using stap::parse_long;
+
 static void usage(FILE *to) {
   std::fputs("Usage: staprun [-v] [-w] [-c CMD | -x PID] [-o FILE] [-s MB] "
              "MODULE.ko [name=value ...]\n", to);
 }
 
-static bool parse_long(const char *s, long lo, long hi, long &out) {
-  char *end = nullptr;
-  errno = 0;
-  long v = std::strtol(s, &end, 10);
-  if (errno || !*s || *end || v < lo || v > hi)
-    return false;
-  out = v;
-  return true;
-}
 
 std::optional<Options> parse_options(int argc, char **argv) {
   Options o;

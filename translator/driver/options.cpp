@@ -1,4 +1,5 @@
 #include "driver/options.h"
+#include "util/number.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -38,15 +39,6 @@ void usage(FILE *to) {
       to);
 }
 
-bool parse_long(const char *s, long lo, long hi, long &out) {
-  char *end = nullptr;
-  errno = 0;
-  long v = std::strtol(s, &end, 10);
-  if (errno || !*s || *end || v < lo || v > hi)
-    return false;
-  out = v;
-  return true;
-}
 
 bool fail(const char *fmt, const char *arg = "") {
   std::fputs("stap: ", stderr);
