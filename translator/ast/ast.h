@@ -149,6 +149,14 @@ struct CastExpr : Expr {
   void accept(Visitor &v) override;
 };
 
+// `expr->member...` on a value that is not itself a $target or @cast: a
+// script variable or function result that carries a DWARF type (autocast).
+struct AutocastExpr : Expr {
+  Expr *operand = nullptr;
+  std::vector<TargetComponent> components;
+  void accept(Visitor &v) override;
+};
+
 // The @-operators that take expressions and yield a value: @defined,
 // @entry, @probewrite, @const, @kregister, @uregister, @kderef, @uderef,
 // @perf, @errno... `name` is without the '@'.

@@ -38,6 +38,10 @@ void Visitor::visit_components(std::vector<TargetComponent> &cs) {
 }
 void Visitor::visit(TargetExpr &n) { visit_components(n.components); }
 void Visitor::visit(CastExpr &n) { visit_expr(n.operand); visit_components(n.components); }
+void Visitor::visit(AutocastExpr &n) {
+  visit_expr(n.operand);
+  visit_components(n.components);
+}
 void Visitor::visit(AtOpExpr &n) { for (Expr *e : n.args) visit_expr(e); }
 void Visitor::visit(StatExpr &n) { visit_expr(n.stat); visit_expr(n.param); }
 void Visitor::visit(HistExpr &n) {

@@ -22,6 +22,7 @@ public:
   virtual void visit(InExpr &n);
   virtual void visit(TargetExpr &n);
   virtual void visit(CastExpr &n);
+  virtual void visit(AutocastExpr &n);
   virtual void visit(AtOpExpr &n);
   virtual void visit(StatExpr &n);
   virtual void visit(HistExpr &n);

@@ -1,239 +1,305 @@
-// The lexer: Boost.Spirit X3 rules for each token class, applied one token
-// at a time so every token gets its own source position.
+// The lexer: Boost.Spirit X3 at the character level. Each token class is a
+// small X3 parser tried at the current position; operators come from an
+// x3::symbols table, whose ternary search tree gives the longest match
+// (`<<<` before `<<` before `<`).
 #include "parse/lexer.h"
 
 #include <boost/spirit/home/x3.hpp>
 
-namespace x3 = boost::spirit::x3;
+#include <functional>
 
 namespace stap::parse {
+namespace x3 = boost::spirit::x3;
+
 namespace {
 
-using It = std::string::const_iterator;
+using Iter = std::string_view::const_iterator;
 
-// whitespace | "#..." | "//..." | "/* ... */"
-const auto comment = (x3::lit('#') | "//") >> *(x3::char_ - x3::eol) |
-                     "/*" >> *(x3::char_ - "*/") >> "*/";
-const auto skipper = x3::space | comment;
-
-// identifier := [A-Za-z_$@][A-Za-z0-9_$]*
-const auto identifier =
-    x3::raw[x3::lexeme[(x3::alpha | x3::char_("_$@")) >> *(x3::alnum | x3::char_("_$"))]];
-
-// number := "0x" hexdigits | digits
-const auto hex_digits = x3::raw[x3::no_case["0x"] >> +x3::xdigit];
-const auto dec_digits = x3::raw[+x3::digit];
-
-// Operators, longest match first (x3::symbols matches the longest).
-struct Operators : x3::symbols<int> {
-  Operators() {
+struct OperatorTable : x3::symbols<int> {
+  OperatorTable() {
     for (const char *op :
-         {"<<<", ">>>", "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "=~", "!~", "&&",
-          "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".=", "->", "%(",
-          "%?", "%:", "%)", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "=",
-          ".", ",", ";", ":", "?", "(", ")", "[", "]", "{", "}", "$", "@"})
+         {"<<<", "<<=", ">>=", ">>>", "<<", ">>", "<=", ">=", "==", "!=", "=~",
+          "!~", "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=",
+          "^=", "|=", ".=", "->", "%(", "%?", "%:", "%)", "+", "-", "*", "/",
+          "%", "<", ">", "=", "!", "~", "&", "|", "^", "?", ":", ";", ",", ".",
+          "(", ")", "[", "]", "{", "}"})
       add(op, 0);
   }
-} const operators;
+};
+const OperatorTable operators;
+
+// ident_char = [A-Za-z0-9_$]
+auto const ident_char = x3::alnum | x3::char_("_$");
+// identifier = [A-Za-z_$] ident_char*
+auto const identifier = x3::raw[(x3::alpha | x3::char_("_$")) >> *ident_char];
+// number = digit ident_char*   (validated afterwards: 12abc is one bad number)
+auto const number = x3::raw[x3::digit >> *ident_char];
+// script_arg = ('$' | '@') (digit+ | '#')
+auto const script_arg = x3::raw[x3::char_("$@") >> (+x3::digit | x3::char_('#'))];
+// at_ident = '@' identifier
+auto const at_ident = x3::raw[x3::char_('@') >> (x3::alpha | x3::char_('_')) >> *ident_char];
+// line_comment = ('#' | '//') (any - eol)*
+auto const line_comment = (x3::lit('#') | "//") >> *(x3::char_ - x3::eol);
+// block_comment = '/*' (any - '*/')* '*/'
+auto const block_comment = "/*" >> *(x3::char_ - "*/") >> "*/";
+// embedded = '%{' (any - '%}')* '%}'
+auto const embedded = "%{" >> x3::raw[*(x3::char_ - "%}")] >> "%}";
+
+// Parses a validated number spelling; false if it is malformed or does not
+// fit in 64 bits. Values above INT64_MAX wrap, as SystemTap's do.
+bool number_value(std::string_view s, int64_t &out) {
+  unsigned base = 10;
+  size_t i = 0;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    base = 16, i = 2;
+  else if (s.size() > 1 && s[0] == '0')
+    base = 8, i = 1;
+  uint64_t v = 0;
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    unsigned d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else return false;
+    if (d >= base) return false;
+    if (v > (UINT64_MAX - d) / base) return false;
+    v = v * base + d;
+  }
+  out = static_cast<int64_t>(v);
+  return true;
+}
+
+// C escapes: the common ones become their character, octal and hex give
+// bytes; an unknown escape (`\.` in a regular expression) keeps its
+// backslash, so the regex compiler sees what the user wrote.
+void append_unescaped(std::string &out, std::string_view raw) {
+  for (size_t i = 0; i < raw.size(); ++i) {
+    char c = raw[i];
+    if (c != '\\' || i + 1 == raw.size()) {
+      out += c;
+      continue;
+    }
+    char e = raw[++i];
+    switch (e) {
+    case 'n': out += '\n'; break;
+    case 't': out += '\t'; break;
+    case 'r': out += '\r'; break;
+    case 'a': out += '\a'; break;
+    case 'b': out += '\b'; break;
+    case 'f': out += '\f'; break;
+    case 'v': out += '\v'; break;
+    case '\\': out += '\\'; break;
+    case '"': out += '"'; break;
+    case '\'': out += '\''; break;
+    case '?': out += '?'; break;
+    case '\n': break; // line continuation
+    case 'x': {
+      unsigned v = 0, n = 0;
+      while (i + 1 < raw.size() && n < 2 && std::isxdigit(static_cast<unsigned char>(raw[i + 1]))) {
+        char h = raw[++i];
+        v = v * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (std::tolower(h) - 'a' + 10));
+        ++n;
+      }
+      if (n == 0) { out += "\\x"; break; }
+      out += static_cast<char>(v);
+      break;
+    }
+    default:
+      if (e >= '0' && e <= '7') {
+        unsigned v = e - '0', n = 1;
+        while (i + 1 < raw.size() && n < 3 && raw[i + 1] >= '0' && raw[i + 1] <= '7')
+          v = v * 8 + (raw[++i] - '0'), ++n;
+        out += static_cast<char>(v);
+      } else {
+        out += '\\';
+        out += e;
+      }
+    }
+  }
+}
 
 class Lexer {
 public:
-  Lexer(const SourceFile &src, const std::vector<std::string> &args, Diagnostics &diag)
-      : src_(src), args_(args), diag_(diag), begin_(src.text().begin()),
-        end_(src.text().end()) {}
+  Lexer(std::string_view text, std::function<SourceLoc(size_t)> loc_of, Diagnostics &diag)
+      : text_(text), loc_of_(std::move(loc_of)), diag_(diag) {}
 
-  std::vector<Token> run() {
-    It it = begin_;
-    for (;;) {
-      It before = it;
-      x3::parse(it, end_, *skipper);
-      bool space = it != before || it == begin_;
-      if (it == end_)
+  TokenList run() {
+    TokenList out;
+    Iter it = text_.begin(), end = text_.end();
+    while (true) {
+      bool space = skip_space(it, end);
+      if (it == end)
         break;
-      if (!next_token(it, space))
-        ++it; // an error was reported; skip the character
+      Token t;
+      t.space_before = space || out.empty();
+      t.loc = loc_of_(static_cast<size_t>(it - text_.begin()));
+      if (lex_one(it, end, t))
+        out.push_back(std::move(t));
     }
-    Token eof;
-    eof.kind = Tok::End;
-    eof.loc = loc(end_);
-    out_.push_back(eof);
-    return std::move(out_);
+    Token e;
+    e.kind = TokKind::End;
+    e.loc = loc_of_(text_.size());
+    out.push_back(std::move(e));
+    return out;
   }
 
 private:
-  SourceLoc loc(It at) const {
-    auto [line, col] = src_.line_col(static_cast<size_t>(at - begin_));
-    return SourceLoc{&src_, line, col};
+  // Skips whitespace and comments; true if anything was skipped.
+  bool skip_space(Iter &it, Iter end) {
+    Iter start = it;
+    while (it != end) {
+      if (std::isspace(static_cast<unsigned char>(*it))) {
+        ++it;
+        continue;
+      }
+      if (x3::parse(it, end, line_comment) || x3::parse(it, end, block_comment))
+        continue;
+      if (end - it >= 2 && it[0] == '/' && it[1] == '*') {
+        diag_.error(loc_of_(it - text_.begin()), "unterminated comment");
+        it = end;
+      }
+      break;
+    }
+    return it != start;
   }
 
-  void push(Tok kind, std::string text, It at, bool space, int64_t number = 0) {
-    Token t;
-    t.kind = kind;
-    t.text = std::move(text);
-    t.number = number;
-    t.loc = loc(at);
-    t.space_before = space;
-    out_.push_back(std::move(t));
-  }
+  bool lex_one(Iter &it, Iter end, Token &t) {
+    Iter start = it;
+    std::string range;
 
-  bool next_token(It &it, bool space) {
-    It start = it;
-    std::string text;
     if (*it == '"')
-      return string_literal(it, space);
-    if (it + 1 != end_ && *it == '%' && it[1] == '{')
-      return embedded(it, space);
-    if ((*it == '$' || *it == '@') && it + 1 != end_ &&
-        (std::isdigit(static_cast<unsigned char>(it[1])) || it[1] == '#'))
-      return script_arg(it, space);
-    if (x3::parse(it, end_, hex_digits, text) || x3::parse(it, end_, dec_digits, text))
-      return number(text, start, space);
-    if (x3::parse(it, end_, identifier, text)) {
-      if (text == "@" || text == "$") // a lone sigil is an operator
-        push(Tok::Op, text, start, space);
-      else
-        push(Tok::Ident, text, start, space);
+      return lex_string(it, end, t);
+    if (end - it >= 2 && it[0] == '%' && it[1] == '{') {
+      if (x3::parse(it, end, embedded, range)) {
+        t.kind = TokKind::Embedded;
+        t.text = std::move(range);
+        return true;
+      }
+      diag_.error(t.loc, "unterminated embedded code (missing '%}')");
+      it = end;
+      return false;
+    }
+    if (x3::parse(it, end, script_arg, range)) {
+      t.kind = TokKind::ScriptArg;
+      t.text = std::move(range);
       return true;
     }
-    if (x3::parse(it, end_, x3::raw[operators], text)) {
-      push(Tok::Op, text, start, space);
+    if (x3::parse(it, end, at_ident, range)) {
+      t.kind = TokKind::AtIdent;
+      t.text = std::move(range);
       return true;
     }
-    diag_.error(loc(start), std::string("invalid character '") + *start + "'");
+    if (x3::parse(it, end, identifier, range)) {
+      t.kind = TokKind::Ident;
+      t.text = std::move(range);
+      return true;
+    }
+    if (x3::parse(it, end, number, range)) {
+      t.kind = TokKind::Number;
+      t.text = std::move(range);
+      if (!number_value(t.text, t.number))
+        diag_.error(t.loc, "invalid number '" + t.text + "'" +
+                               (t.text.size() > 18 ? " (does not fit in 64 bits)" : ""));
+      return true;
+    }
+    if (x3::parse(it, end, operators)) {
+      t.kind = TokKind::Op;
+      t.text.assign(start, it);
+      return true;
+    }
+    diag_.error(t.loc, "unexpected character '" + std::string(1, *it) + "'");
+    ++it;
     return false;
   }
 
-  bool number(const std::string &text, It at, bool space) {
-    // Values up to 2^64-1 are accepted and wrap to negative, as in SystemTap.
-    bool hex = text.size() > 2 && (text[1] == 'x' || text[1] == 'X');
-    bool octal = !hex && text.size() > 1 && text[0] == '0';
-    unsigned base = hex ? 16 : octal ? 8 : 10;
-    unsigned __int128 v = 0;
-    for (size_t i = hex ? 2 : 0; i < text.size(); ++i) {
-      unsigned d = std::isdigit(static_cast<unsigned char>(text[i]))
-                       ? unsigned(text[i] - '0')
-                       : unsigned(std::tolower(text[i]) - 'a' + 10);
-      if (d >= base) {
-        diag_.error(loc(at), "invalid digit in number '" + text + "'");
-        return true;
-      }
-      v = v * base + d;
-      if (v > UINT64_MAX) {
-        diag_.error(loc(at), "number '" + text + "' does not fit in 64 bits");
-        return true;
-      }
+  // string = '"' ( '\' any | any - '"' )* '"'
+  bool lex_string(Iter &it, Iter end, Token &t) {
+    Iter p = it + 1;
+    while (p != end && *p != '"') {
+      if (*p == '\\' && p + 1 != end)
+        ++p;
+      ++p;
     }
-    push(Tok::Number, text, at, space, static_cast<int64_t>(static_cast<uint64_t>(v)));
+    if (p == end) {
+      diag_.error(t.loc, "unterminated string literal");
+      it = end;
+      return false;
+    }
+    t.kind = TokKind::String;
+    append_unescaped(t.text, std::string_view(&*(it + 1), p - it - 1));
+    it = p + 1;
     return true;
   }
 
-  bool string_literal(It &it, bool space) {
-    It start = it++;
-    std::string v;
-    while (it != end_ && *it != '"' && *it != '\n') {
-      char c = *it++;
-      if (c != '\\' || it == end_) {
-        v += c;
-        continue;
-      }
-      char e = *it++;
-      switch (e) {
-      case 'n': v += '\n'; break;
-      case 't': v += '\t'; break;
-      case 'r': v += '\r'; break;
-      case 'a': v += '\a'; break;
-      case 'b': v += '\b'; break;
-      case 'f': v += '\f'; break;
-      case 'v': v += '\v'; break;
-      case '\\': v += '\\'; break;
-      case '"': v += '"'; break;
-      case '\n': break; // line continuation
-      default:
-        if (e >= '0' && e <= '7') {
-          int n = e - '0';
-          for (int k = 0; k < 2 && it != end_ && *it >= '0' && *it <= '7'; ++k)
-            n = n * 8 + (*it++ - '0');
-          v += static_cast<char>(n);
-        } else {
-          v += '\\'; // unknown escapes are kept for the C side, as SystemTap does
-          v += e;
-        }
-      }
-    }
-    if (it == end_ || *it != '"') {
-      diag_.error(loc(start), "unterminated string literal");
-      return true;
-    }
-    ++it;
-    push(Tok::String, v, start, space);
-    return true;
-  }
-
-  bool embedded(It &it, bool space) {
-    It start = it;
-    it += 2;
-    It body = it;
-    while (it != end_ && !(*it == '%' && it + 1 != end_ && it[1] == '}'))
-      ++it;
-    if (it == end_) {
-      diag_.error(loc(start), "unterminated embedded C ('%{' without '%}')");
-      return true;
-    }
-    push(Tok::Embedded, std::string(body, it), start, space);
-    it += 2;
-    return true;
-  }
-
-  bool script_arg(It &it, bool space) {
-    It start = it;
-    char sigil = *it++;
-    if (*it == '#') {
-      ++it;
-      std::string n = std::to_string(args_.size());
-      if (sigil == '$')
-        push(Tok::Number, n, start, space, static_cast<int64_t>(args_.size()));
-      else
-        push(Tok::String, n, start, space);
-      return true;
-    }
-    size_t n = 0;
-    while (it != end_ && std::isdigit(static_cast<unsigned char>(*it)))
-      n = n * 10 + static_cast<size_t>(*it++ - '0');
-    if (n == 0 || n > args_.size()) {
-      diag_.error(loc(start), std::string("command line argument ") + sigil +
-                                  std::to_string(n) + " not given (" +
-                                  std::to_string(args_.size()) + " available)");
-      return true;
-    }
-    const std::string &arg = args_[n - 1];
-    if (sigil == '@') {
-      push(Tok::String, arg, start, space);
-      return true;
-    }
-    // $N: the argument's own tokens, placed where $N stood.
-    SourceFile pasted(src_.name(), arg);
-    std::vector<Token> toks = Lexer(pasted, {}, diag_).run();
-    toks.pop_back(); // End
-    for (Token &t : toks) {
-      t.loc = loc(start);
-      t.space_before = space;
-      out_.push_back(std::move(t));
-    }
-    return true;
-  }
-
-  const SourceFile &src_;
-  const std::vector<std::string> &args_;
+  std::string_view text_;
+  std::function<SourceLoc(size_t)> loc_of_;
   Diagnostics &diag_;
-  It begin_, end_;
-  std::vector<Token> out_;
 };
 
 } // namespace
 
-std::vector<Token> lex(const SourceFile &src, const std::vector<std::string> &script_args,
-                       Diagnostics &diag) {
-  return Lexer(src, script_args, diag).run();
+TokenList lex(const SourceFile &src, Diagnostics &diag) {
+  auto loc_of = [&src](size_t off) {
+    auto [line, col] = src.line_col(off);
+    return SourceLoc{&src, line, col};
+  };
+  return Lexer(src.text(), loc_of, diag).run();
+}
+
+TokenList lex_fragment(const std::string &text, const SourceLoc &loc, Diagnostics &diag) {
+  return Lexer(text, [loc](size_t) { return loc; }, diag).run();
+}
+
+std::string quote_string(const std::string &value) {
+  std::string s = "\"";
+  for (size_t i = 0; i < value.size(); ++i) {
+    unsigned char c = value[i];
+    switch (c) {
+    case '\n': s += "\\n"; break;
+    case '\t': s += "\\t"; break;
+    case '\r': s += "\\r"; break;
+    case '\a': s += "\\a"; break;
+    case '\b': s += "\\b"; break;
+    case '\f': s += "\\f"; break;
+    case '\v': s += "\\v"; break;
+    case '"': s += "\\\""; break;
+    case '\\': s += "\\\\"; break;
+    default:
+      if (c < 0x20 || c == 0x7f) {
+        // Three octal digits always, so a following digit is not absorbed.
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\%03o", c);
+        s += buf;
+      } else {
+        s += static_cast<char>(c);
+      }
+    }
+  }
+  return s + "\"";
+}
+
+std::string describe(const Token &t) {
+  switch (t.kind) {
+  case TokKind::End: return "end of input";
+  case TokKind::String: return "string " + quote_string(t.text);
+  case TokKind::Embedded: return "embedded code";
+  case TokKind::Number: return "number '" + t.text + "'";
+  case TokKind::Ident:
+    return (is_keyword(t.text) ? "keyword '" : "identifier '") + t.text + "'";
+  default: return "'" + t.text + "'";
+  }
+}
+
+bool is_keyword(std::string_view w) {
+  static const char *const words[] = {
+      "probe", "global", "function", "if", "else", "for", "foreach", "in",
+      "limit", "return", "delete", "while", "break", "continue", "next",
+      "try", "catch", "private"};
+  for (const char *k : words)
+    if (w == k)
+      return true;
+  return false;
 }
 
 } // namespace stap::parse

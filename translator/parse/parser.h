@@ -21,10 +21,15 @@ struct PreprocessorEnv {
   std::string runtime = "kernel";
 };
 
+// `@define`s read from library macro files (*.stpm); see preprocess.h.
+class MacroTable;
+
 struct ParseOptions {
   PreprocessorEnv env;
   // Script arguments for $1/@1/$#/@#.
   std::vector<std::string> script_args;
+  // Macros every file may use (the tapset library's .stpm files), or null.
+  std::shared_ptr<const MacroTable> library_macros;
 };
 
 // Parses `src` (a user script or a tapset file; src->privileged() marks
@@ -34,5 +39,11 @@ struct ParseOptions {
 std::unique_ptr<ast::File> parse_file(std::shared_ptr<SourceFile> src,
                                       ast::Arena &arena, Diagnostics &diag,
                                       const ParseOptions &opts);
+
+// Reads a library macro file (*.stpm: `@define`s, possibly inside
+// preprocessor conditionals, and nothing else) into `into`, which keeps
+// `src` alive for the macros' source locations.
+void load_macro_file(std::shared_ptr<SourceFile> src, MacroTable &into, Diagnostics &diag,
+                     const ParseOptions &opts);
 
 } // namespace stap::parse

@@ -1,4 +1,5 @@
-// Tokens of the script language.
+// Tokens: what the lexer produces, the preprocessor rewrites and the
+// grammar consumes.
 #pragma once
 #include "util/source.h"
 
@@ -8,21 +9,37 @@
 
 namespace stap::parse {
 
-enum class Tok : uint8_t {
-  Ident,    // names and keywords; "@name" and "$name" included
-  Number,
-  String,   // text holds the value, escapes processed
-  Op,       // punctuation and operators, longest match
-  Embedded, // %{ ... %}: text holds the C code
-  End,
+enum class TokKind : uint8_t {
+  Ident,     // identifiers and keywords; `$var`, `$$vars`, `$var$` too
+  AtIdent,   // `@name`: a macro use or an @-operator (text keeps the '@')
+  Number,    // text is the spelling; `number` the (64-bit wrapped) value
+  String,    // text is the value, escapes processed
+  Op,        // operators and punctuation, including `%(` `%?` `%:` `%)`
+  Embedded,  // `%{ ... %}`: text is the C code between the braces
+  ScriptArg, // `$1`, `@1`, `$#`, `@#` before the preprocessor replaces them
+  End,       // end of input (always the last token)
 };
 
 struct Token {
-  Tok kind = Tok::End;
+  TokKind kind = TokKind::End;
+  // Whitespace or a comment came before this token. Probe point components
+  // glue adjacent tokens (`sys_*`), so adjacency matters.
+  bool space_before = true;
   std::string text;
   int64_t number = 0;
   SourceLoc loc;
-  bool space_before = false; // whitespace or a comment precedes it
+
+  bool is(TokKind k, std::string_view t) const { return kind == k && text == t; }
+  bool is_op(std::string_view t) const { return is(TokKind::Op, t); }
+  bool is_ident(std::string_view t) const { return is(TokKind::Ident, t); }
 };
+
+using TokenList = std::vector<Token>;
+
+// How a token is named in "expected X before Y" messages.
+std::string describe(const Token &t);
+
+// Words the grammar reserves: they cannot name variables or functions.
+bool is_keyword(std::string_view word);
 
 } // namespace stap::parse

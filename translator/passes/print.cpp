@@ -1,145 +1,169 @@
+// -p1: the parse tree printed back as script text.
+//
+// Expressions get parentheses only where the grammar needs them: every
+// expression has the precedence level of the grammar rule that produces it,
+// and a child printed at a position that needs a tighter level is wrapped.
+// Parentheses make no node, so printing, parsing and printing again gives
+// the same text.
 #include "passes/print.h"
 
 #include "ast/visitor.h"
+#include "parse/lexer.h"
 
 #include <ostream>
 
 namespace stap {
 namespace {
 
-std::string quote(const std::string &s) {
-  std::string r = "\"";
-  for (char c : s) {
-    switch (c) {
-    case '"': r += "\\\""; break;
-    case '\\': r += "\\\\"; break;
-    case '\n': r += "\\n"; break;
-    case '\t': r += "\\t"; break;
-    case '\r': r += "\\r"; break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof(buf), "\\%03o", static_cast<unsigned char>(c));
-        r += buf;
-      } else {
-        r += c;
-      }
-    }
-  }
-  return r + "\"";
+using namespace ast;
+
+// Grammar levels, loosest first (see parse/expr_grammar.cpp).
+enum Level {
+  Assign = 1, Ternary, LogOr, LogAnd, BitOr, BitXor, BitAnd, In, Comparison, Shift,
+  Concat, Additive, Multiplicative, Unary, Value, Primary
+};
+
+int binary_level(const std::string &op) {
+  if (op == "||") return LogOr;
+  if (op == "&&") return LogAnd;
+  if (op == "|") return BitOr;
+  if (op == "^") return BitXor;
+  if (op == "&") return BitAnd;
+  if (op == "<<" || op == ">>" || op == ">>>") return Shift;
+  if (op == ".") return Concat;
+  if (op == "+" || op == "-") return Additive;
+  if (op == "*" || op == "/" || op == "%") return Multiplicative;
+  return Comparison; // < > <= >= == != =~ !~
 }
 
-// Expressions print fully parenthesised, so precedence survives the round trip.
-class Printer : public ast::Visitor {
+int level_of(const Expr *e) {
+  if (!e) return Primary;
+  if (dynamic_cast<const AssignExpr *>(e)) return Assign;
+  if (dynamic_cast<const TernaryExpr *>(e)) return Ternary;
+  if (auto *b = dynamic_cast<const BinaryExpr *>(e)) return binary_level(b->op);
+  if (dynamic_cast<const InExpr *>(e)) return In;
+  if (dynamic_cast<const UnaryExpr *>(e)) return Unary;
+  if (auto *i = dynamic_cast<const IncDecExpr *>(e)) return i->prefix ? Unary : Value;
+  if (auto *t = dynamic_cast<const TargetExpr *>(e)) return t->addressof ? Unary : Value;
+  if (auto *c = dynamic_cast<const CastExpr *>(e)) return c->addressof ? Unary : Value;
+  if (dynamic_cast<const AutocastExpr *>(e)) return Value;
+  return Primary;
+}
+
+class Printer : public Visitor {
 public:
   std::string text;
-  int indent = 0;
 
-  void nl() { text += "\n" + std::string(static_cast<size_t>(indent) * 2, ' '); }
-  void expr(ast::Expr *e) {
-    if (e)
-      e->accept(*this);
-    else
-      text += "*";
+  // Prints `e` where the grammar expects level `need` or tighter.
+  void expr(Expr *e, int need = Assign) {
+    if (!e) {
+      text += "*"; // wildcard index
+      return;
+    }
+    bool paren = level_of(e) < need;
+    if (paren) text += "(";
+    e->accept(*this);
+    if (paren) text += ")";
   }
-  void list(const std::vector<ast::Expr *> &es) {
+  void list(const std::vector<Expr *> &es) {
     for (size_t i = 0; i < es.size(); ++i) {
-      if (i)
-        text += ", ";
+      if (i) text += ", ";
       expr(es[i]);
     }
   }
-  void components(const std::vector<ast::TargetComponent> &cs) {
+  void components(const std::vector<TargetComponent> &cs) {
     for (const auto &c : cs) {
-      if (c.kind == ast::TargetComponent::Member)
+      if (c.kind == TargetComponent::Member) {
         text += "->" + c.name;
-      else if (c.kind == ast::TargetComponent::Index) {
+      } else if (c.kind == TargetComponent::Index) {
         text += "[";
         expr(c.index);
         text += "]";
-      } else
+      } else {
         text += c.name;
+      }
     }
   }
 
-  void visit(ast::NumberLit &n) override {
+  void visit(NumberLit &n) override {
     text += n.spelling.empty() ? std::to_string(n.value) : n.spelling;
   }
-  void visit(ast::StringLit &n) override { text += quote(n.value); }
-  void visit(ast::UnaryExpr &n) override {
-    text += "(" + n.op;
-    expr(n.operand);
-    text += ")";
+  void visit(StringLit &n) override { text += parse::quote_string(n.value); }
+  void visit(UnaryExpr &n) override {
+    text += n.op;
+    // `- -x` must not become `--x`.
+    int need = dynamic_cast<UnaryExpr *>(n.operand) || level_of(n.operand) == Unary ? Primary
+                                                                                     : Unary;
+    expr(n.operand, need);
   }
-  void visit(ast::IncDecExpr &n) override {
-    text += "(";
-    if (n.prefix)
-      text += n.op;
-    expr(n.operand);
-    if (!n.prefix)
-      text += n.op;
-    text += ")";
+  void visit(IncDecExpr &n) override {
+    if (n.prefix) text += n.op;
+    expr(n.operand, Value);
+    if (!n.prefix) text += n.op;
   }
-  void visit(ast::BinaryExpr &n) override {
-    text += "(";
-    expr(n.left);
+  void visit(BinaryExpr &n) override {
+    int level = binary_level(n.op);
+    expr(n.left, level);
     text += " " + n.op + " ";
-    expr(n.right);
-    text += ")";
+    expr(n.right, level + 1);
   }
-  void visit(ast::TernaryExpr &n) override {
-    text += "(";
-    expr(n.cond);
+  void visit(TernaryExpr &n) override {
+    expr(n.cond, LogOr);
     text += " ? ";
     expr(n.then_expr);
     text += " : ";
     expr(n.else_expr);
-    text += ")";
   }
-  void visit(ast::AssignExpr &n) override {
-    text += "(";
-    expr(n.target);
+  void visit(AssignExpr &n) override {
+    expr(n.target, Ternary);
     text += " " + n.op + " ";
     expr(n.value);
-    text += ")";
   }
-  void visit(ast::SymbolExpr &n) override { text += n.name; }
-  void visit(ast::IndexExpr &n) override {
-    expr(n.base);
+  void visit(SymbolExpr &n) override { text += n.name; }
+  void visit(IndexExpr &n) override {
+    expr(n.base, Primary);
     text += "[";
     list(n.indexes);
     text += "]";
   }
-  void visit(ast::CallExpr &n) override {
+  void visit(CallExpr &n) override {
     text += n.name + "(";
     list(n.args);
     text += ")";
   }
-  void visit(ast::InExpr &n) override {
-    text += "([";
-    list(n.keys);
-    text += "] in ";
-    expr(n.array);
-    text += ")";
+  void visit(InExpr &n) override {
+    if (n.keys.size() == 1 && n.keys[0]) {
+      expr(n.keys[0], Comparison);
+    } else {
+      text += "[";
+      list(n.keys);
+      text += "]";
+    }
+    text += " in ";
+    expr(n.array, Primary);
   }
-  void visit(ast::TargetExpr &n) override {
+  void visit(TargetExpr &n) override {
     text += (n.addressof ? "&" : "") + n.name;
     components(n.components);
   }
-  void visit(ast::CastExpr &n) override {
+  void visit(CastExpr &n) override {
     text += n.addressof ? "&" : "";
-    text += n.kind == ast::CastExpr::Cast ? "@cast(" : "@var(";
+    text += n.kind == CastExpr::Cast ? "@cast(" : "@var(";
     if (n.operand) {
       expr(n.operand);
       text += ", ";
     }
-    text += quote(n.type_or_var);
+    text += parse::quote_string(n.type_or_var);
     if (n.module)
-      text += ", " + quote(*n.module);
+      text += ", " + parse::quote_string(*n.module);
     text += ")";
     components(n.components);
   }
-  void visit(ast::AtOpExpr &n) override {
+  void visit(AutocastExpr &n) override {
+    expr(n.operand, Value);
+    components(n.components);
+  }
+  void visit(AtOpExpr &n) override {
     text += "@" + n.name;
     if (!n.args.empty() || n.name != "errno") {
       text += "(";
@@ -147,7 +171,7 @@ public:
       text += ")";
     }
   }
-  void visit(ast::StatExpr &n) override {
+  void visit(StatExpr &n) override {
     text += "@" + n.op + "(";
     expr(n.stat);
     if (n.param) {
@@ -156,47 +180,57 @@ public:
     }
     text += ")";
   }
-  void visit(ast::HistExpr &n) override {
-    text += n.kind == ast::HistExpr::Log ? "@hist_log(" : "@hist_linear(";
+  void visit(HistExpr &n) override {
+    text += n.kind == HistExpr::Log ? "@hist_log(" : "@hist_linear(";
     expr(n.stat);
-    for (ast::Expr *p : n.params) {
+    for (Expr *p : n.params) {
       text += ", ";
       expr(p);
     }
     text += ")";
   }
-  void visit(ast::EmbeddedExpr &n) override { text += "%{" + n.code + "%}"; }
+  void visit(EmbeddedExpr &n) override { text += "%{" + n.code + "%}"; }
 
-  void visit(ast::BlockStmt &n) override {
+  // ---------------------------------------------------------- statements
+
+  int indent = 0;
+  void newline() { text += "\n" + std::string(static_cast<size_t>(indent) * 2, ' '); }
+  void stmt(Stmt *s) { s->accept(*this); }
+
+  void visit(BlockStmt &n) override {
     text += "{";
     ++indent;
-    for (ast::Stmt *s : n.stmts) {
-      nl();
-      s->accept(*this);
+    for (Stmt *s : n.stmts) {
+      newline();
+      stmt(s);
     }
     --indent;
-    nl();
+    newline();
     text += "}";
   }
-  void visit(ast::ExprStmt &n) override { expr(n.expr); }
-  void visit(ast::NullStmt &) override { text += ";"; }
-  void visit(ast::IfStmt &n) override {
+  // Simple statements end in ';', so the next statement cannot continue them.
+  void visit(ExprStmt &n) override {
+    expr(n.expr);
+    text += ";";
+  }
+  void visit(NullStmt &) override { text += ";"; }
+  void visit(IfStmt &n) override {
     text += "if (";
     expr(n.cond);
     text += ") ";
-    n.then_stmt->accept(*this);
+    stmt(n.then_stmt);
     if (n.else_stmt) {
       text += " else ";
-      n.else_stmt->accept(*this);
+      stmt(n.else_stmt);
     }
   }
-  void visit(ast::WhileStmt &n) override {
+  void visit(WhileStmt &n) override {
     text += "while (";
     expr(n.cond);
     text += ") ";
-    n.body->accept(*this);
+    stmt(n.body);
   }
-  void visit(ast::ForStmt &n) override {
+  void visit(ForStmt &n) override {
     text += "for (";
     if (n.init) expr(n.init);
     text += "; ";
@@ -204,12 +238,15 @@ public:
     text += "; ";
     if (n.step) expr(n.step);
     text += ") ";
-    n.body->accept(*this);
+    stmt(n.body);
   }
-  void visit(ast::ForeachStmt &n) override {
-    auto sort = [&](int col) {
-      if (n.sort_dir && n.sort_column == col)
+  void visit(ForeachStmt &n) override {
+    auto sort = [&](int column) {
+      if (n.sort_dir && n.sort_column == column) {
+        if (column == 0 && !n.sort_aggr.empty())
+          text += " @" + n.sort_aggr;
         text += n.sort_dir > 0 ? "+" : "-";
+      }
     };
     text += "foreach (";
     if (n.value)
@@ -220,7 +257,7 @@ public:
       sort(static_cast<int>(i + 1));
     }
     text += "] in ";
-    expr(n.array);
+    expr(n.array, Primary);
     if (!n.slice.empty()) {
       text += "[";
       list(n.slice);
@@ -232,33 +269,37 @@ public:
       expr(n.limit);
     }
     text += ") ";
-    n.body->accept(*this);
+    stmt(n.body);
   }
-  void visit(ast::BreakStmt &) override { text += "break"; }
-  void visit(ast::ContinueStmt &) override { text += "continue"; }
-  void visit(ast::NextStmt &) override { text += "next"; }
-  void visit(ast::ReturnStmt &n) override {
+  void visit(BreakStmt &) override { text += "break;"; }
+  void visit(ContinueStmt &) override { text += "continue;"; }
+  void visit(NextStmt &) override { text += "next;"; }
+  void visit(ReturnStmt &n) override {
     text += "return";
     if (n.value) {
       text += " ";
       expr(n.value);
     }
+    text += ";";
   }
-  void visit(ast::DeleteStmt &n) override {
+  void visit(DeleteStmt &n) override {
     text += "delete ";
     expr(n.target);
+    text += ";";
   }
-  void visit(ast::TryStmt &n) override {
+  void visit(TryStmt &n) override {
     text += "try ";
-    n.try_block->accept(*this);
+    stmt(n.try_block);
     text += " catch ";
     if (n.catch_var)
       text += "(" + n.catch_var->name + ") ";
-    n.catch_block->accept(*this);
+    stmt(n.catch_block);
   }
-  void visit(ast::EmbeddedStmt &n) override { text += "%{" + n.code + "%}"; }
+  void visit(EmbeddedStmt &n) override { text += "%{" + n.code + "%}"; }
 
-  void point(ast::ProbePoint &p) {
+  // ---------------------------------------------------------- declarations
+
+  void point(ProbePoint &p) {
     for (size_t i = 0; i < p.components.size(); ++i) {
       const auto &c = p.components[i];
       text += (i ? "." : "") + c.functor;
@@ -275,29 +316,29 @@ public:
       text += ")";
     }
   }
-  void points(const std::vector<ast::ProbePoint *> &ps) {
+  void points(const std::vector<ProbePoint *> &ps) {
     for (size_t i = 0; i < ps.size(); ++i) {
       text += i ? ", " : "";
       point(*ps[i]);
     }
   }
-  void visit(ast::ProbeDecl &n) override {
+  void visit(ProbeDecl &n) override {
     text += "probe ";
     points(n.points);
     text += " ";
-    n.body->accept(*this);
+    stmt(n.body);
   }
-  void visit(ast::ProbeAliasDecl &n) override {
+  void visit(ProbeAliasDecl &n) override {
     text += "probe ";
     points(n.names);
     text += n.epilogue ? " += " : " = ";
     points(n.targets);
     text += " ";
-    n.body->accept(*this);
+    stmt(n.body);
   }
-  void visit(ast::FunctionDecl &n) override {
-    auto type = [](ast::Type t, bool declared) {
-      return declared ? std::string(":") + ast::type_name(t) : std::string();
+  void visit(FunctionDecl &n) override {
+    auto type = [](Type t, bool declared) {
+      return declared ? std::string(":") + type_name(t) : std::string();
     };
     text += std::string(n.is_private ? "private " : "") + "function " + n.name +
             type(n.return_type, n.declared_type) + " (";
@@ -308,9 +349,9 @@ public:
     if (n.priority)
       text += ":" + std::to_string(*n.priority);
     text += " ";
-    n.body->accept(*this);
+    stmt(n.body);
   }
-  void visit(ast::GlobalDecl &n) override {
+  void visit(GlobalDecl &n) override {
     text += std::string(n.is_private ? "private " : "") + "global " + n.name;
     if (n.size) {
       text += "[";
@@ -324,23 +365,23 @@ public:
       expr(n.init);
     }
   }
-  void visit(ast::EmbeddedDecl &n) override { text += "%{" + n.code + "%}"; }
+  void visit(EmbeddedDecl &n) override { text += "%{" + n.code + "%}"; }
 };
 
 } // namespace
 
-void print_file(const ast::File &f, std::ostream &out) {
+void print_file(const File &f, std::ostream &out) {
   Printer p;
-  for (ast::Node *d : f.decls) {
+  for (Node *d : f.decls) {
     d->accept(p);
     p.text += "\n";
   }
   out << p.text;
 }
 
-std::string print_expr(ast::Expr &e) {
+std::string print_expr(Expr &e) {
   Printer p;
-  e.accept(p);
+  p.expr(&e);
   return p.text;
 }
 
