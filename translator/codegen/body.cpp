@@ -363,6 +363,7 @@ public:
   }
   void visit(ast::TargetExpr &n) override { unsupported(n, "target variable " + n.name); }
   void visit(ast::CastExpr &n) override { unsupported(n, "@cast/@var"); }
+  void visit(ast::AutocastExpr &n) override { unsupported(n, "'->' on a script value (autocast)"); }
   void visit(ast::AtOpExpr &n) override { unsupported(n, "@" + n.name); }
   void visit(ast::StatExpr &n) override {
     static const std::map<std::string, char> ops = {
