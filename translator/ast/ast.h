@@ -154,6 +154,7 @@ struct CastExpr : Expr {
 struct AutocastExpr : Expr {
   Expr *operand = nullptr;
   std::vector<TargetComponent> components;
+  bool addressof = false; // `&p->member`
   void accept(Visitor &v) override;
 };
 
@@ -341,6 +342,9 @@ struct ProbeAliasDecl : Node {
   std::vector<ProbePoint *> targets; // what they expand to
   bool epilogue = false;             // `+=`
   BlockStmt *body = nullptr;
+  // The combined form `probe a = x.y { prologue }, { epilogue }`: `body` is
+  // the prologue, this the epilogue (nullptr otherwise).
+  BlockStmt *epilogue_body = nullptr;
   const SourceFile *file = nullptr;
   void accept(Visitor &v) override;
 };

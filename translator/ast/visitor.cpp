@@ -98,6 +98,7 @@ void Visitor::visit(ProbeAliasDecl &n) {
   for (ProbePoint *p : n.names) visit(*p);
   for (ProbePoint *p : n.targets) visit(*p);
   visit_stmt(n.body);
+  visit_stmt(n.epilogue_body);
 }
 void Visitor::visit(EmbeddedDecl &) {}
 

@@ -7,9 +7,16 @@ namespace {
 
 using namespace ast;
 
-// The probe points one written point stands for: brace expansion turns
-// `syscall.{read,write}` into two component sequences.
-using Expansion = std::vector<std::vector<ProbePointComponent>>;
+// One probe point a written one stands for, with its own `?`/`!` and
+// condition (written inside braces: `kernel.{trace("a")!, trace("b")}`).
+struct Alternative {
+  std::vector<ProbePointComponent> components;
+  const Token *mark = nullptr;    // `?` or `!`
+  const Token *if_kw = nullptr;   // `if` of the condition
+  Expr *condition = nullptr;
+};
+// Brace expansion turns `syscall.{read,write}` into two alternatives.
+using Expansion = std::vector<Alternative>;
 
 // functor = part {part}   (parts written without spaces between them)
 // part = identifier | keyword | number | '*'
@@ -56,7 +63,7 @@ const auto literal_string = [](auto &ctx) {
 const auto component = [](auto &ctx) {
   ProbePointComponent c = at_c<0>(_attr(ctx));
   c.arg = at_c<1>(_attr(ctx)).value_or(nullptr);
-  _val(ctx) = Expansion{{c}};
+  _val(ctx) = Expansion{Alternative{{c}}};
 };
 const auto unite = [](auto &ctx) {
   for (auto &seq : _attr(ctx))
@@ -64,27 +71,42 @@ const auto unite = [](auto &ctx) {
 };
 const auto product = [](auto &ctx) {
   Expansion out;
-  for (const auto &head : _val(ctx))
+  for (const auto &head : _val(ctx)) {
+    if (head.mark || head.if_kw)
+      throw ParseError{head.mark ? head.mark : head.if_kw,
+                       "'?', '!' and 'if' may only follow the last component of a probe point"};
     for (const auto &tail : _attr(ctx)) {
-      out.push_back(head);
-      out.back().insert(out.back().end(), tail.begin(), tail.end());
+      out.push_back(tail);
+      auto &cs = out.back().components;
+      cs.insert(cs.begin(), head.components.begin(), head.components.end());
     }
+  }
   _val(ctx) = std::move(out);
 };
-
-// probe_point: every expansion gets the `?`/`!` and the condition.
-const auto probe_point = [](auto &ctx) {
-  auto &attr = _attr(ctx);
-  auto &mark = at_c<1>(attr);
-  auto &cond = at_c<2>(attr);
-  for (auto &seq : at_c<0>(attr)) {
-    auto *pp = state(ctx).template make<ProbePoint>(seq.front().loc);
-    pp->components = seq;
-    if (mark) {
-      pp->optional = true;
-      pp->sufficient = (*mark)->text == "!";
+// The `?`/`!` and `if (...)` after a (possibly braced) sequence apply to
+// each alternative that has none of its own.
+const auto mark_all = [](auto &ctx) {
+  for (auto &alt : _val(ctx))
+    if (!alt.mark)
+      alt.mark = _attr(ctx);
+};
+const auto condition_all = [](auto &ctx) {
+  for (auto &alt : _val(ctx))
+    if (!alt.if_kw) {
+      alt.if_kw = at_c<0>(_attr(ctx));
+      alt.condition = at_c<1>(_attr(ctx));
     }
-    pp->condition = cond.value_or(nullptr);
+};
+
+const auto probe_point = [](auto &ctx) {
+  for (auto &alt : _attr(ctx)) {
+    auto *pp = state(ctx).template make<ProbePoint>(alt.components.front().loc);
+    pp->components = alt.components;
+    if (alt.mark) {
+      pp->optional = true;
+      pp->sufficient = alt.mark->text == "!";
+    }
+    pp->condition = alt.condition;
     _val(ctx).push_back(pp);
   }
 };
@@ -100,6 +122,7 @@ struct ProbeHeader {
   std::vector<ProbePoint *> points;
   const Token *alias_op = nullptr; // `=` or `+=` of an alias
   std::vector<ProbePoint *> targets;
+  BlockStmt *body = nullptr;
 };
 
 const auto probe_start = [](auto &ctx) {
@@ -113,18 +136,24 @@ const auto alias_targets = [](auto &ctx) {
   _val(ctx).alias_op = at_c<0>(_attr(ctx));
   _val(ctx).targets = at_c<1>(_attr(ctx));
 };
+const auto probe_body = [](auto &ctx) { _val(ctx).body = _attr(ctx); };
 const auto probe_decl = [](auto &ctx) {
   ParseState &st = state(ctx);
   ProbeHeader &h = _val(ctx);
   const Token *probe_kw = h.keyword;
   auto &points = h.points;
-  BlockStmt *body = _attr(ctx);
+  BlockStmt *body = h.body;
+  BlockStmt *epilogue = _attr(ctx).value_or(nullptr);
+  if (epilogue && (!h.alias_op || h.alias_op->text != "="))
+    throw ParseError{h.keyword,
+                     "only an alias defined with '=' may have a second (epilogue) block"};
   if (h.alias_op) {
     auto *a = st.make<ProbeAliasDecl>(probe_kw);
     a->names = points;
     a->epilogue = h.alias_op->text == "+=";
     a->targets = h.targets;
     a->body = body;
+    a->epilogue_body = epilogue;
     a->file = &st.src;
     st.file->aliases.push_back(a);
     st.file->decls.push_back(a);
@@ -233,6 +262,7 @@ const auto alias_tok = ops("'=' or '+='", "=", "+=");
 x3::rule<class literal_id, Expr *> const literal = "number or string literal";
 x3::rule<class pp_element_id, Expansion> const pp_element = "probe point component";
 x3::rule<class pp_seq_id, Expansion> const pp_seq = "probe point";
+x3::rule<class pp_marked_id, Expansion> const pp_marked = "probe point";
 x3::rule<class probe_point_id, std::vector<ProbePoint *>> const probe_point_rule = "probe point";
 x3::rule<class pp_list_id, std::vector<ProbePoint *>> const pp_list = "probe point";
 x3::rule<class function_id, FunctionDecl *> const function_decl = "function name";
@@ -243,23 +273,28 @@ x3::rule<class declaration_id> const declaration = "'probe', 'function' or 'glob
 // literal = ['-'] number | string {string}
 const auto literal_def = (-minus_tok >> number_tok)[literal_number] | string_lit[literal_string];
 
-// pp_element = functor ['(' literal ')'] | '{' pp_seq {',' pp_seq} '}'
+// pp_element = functor ['(' literal ')'] | '{' pp_marked {',' pp_marked} '}'
 const auto pp_element_def = (functor >> -(p("(") > literal > p(")")))[component] |
-                            (p("{") > pp_seq[unite] > *(p(",") > pp_seq[unite]) > p("}"));
+                            (p("{") > pp_marked[unite] > *(p(",") > pp_marked[unite]) > p("}"));
 
 // pp_seq = pp_element {'.' pp_element}
 const auto pp_seq_def = pp_element[set_val] >> *(p(".") > pp_element[product]);
 
-// probe_point = pp_seq ['?' | '!'] ['if' '(' expression ')']
-const auto probe_point_rule_def =
-    (pp_seq >> -mark_tok >> -(kw("if") > p("(") > expression_part > p(")")))[probe_point];
+// pp_marked = pp_seq ['?' | '!'] ['if' '(' expression ')']
+const auto pp_marked_def = pp_seq[set_val] >> -mark_tok[mark_all] >>
+                           -(kwt("if") > p("(") > expression_part > p(")"))[condition_all];
+
+// probe_point = pp_marked
+const auto probe_point_rule_def = pp_marked[probe_point];
 
 // pp_list = probe_point {',' probe_point}
 const auto pp_list_def = probe_point_rule[append_points] > *(p(",") > probe_point_rule[append_points]);
 
 // probe = 'probe' pp_list [('=' | '+=') pp_list] block
+//       | 'probe' pp_list '=' pp_list block ',' block     (prologue, epilogue)
 const auto probe_def_def = kwt("probe")[probe_start] > pp_list[probe_points] >
-                           -(alias_tok > pp_list)[alias_targets] > block_part[probe_decl];
+                           -(alias_tok > pp_list)[alias_targets] > block_part[probe_body] >
+                           (-(p(",") >> block_part))[probe_decl];
 
 // function = 'function' identifier [':' type] '(' [param {',' param}] ')'
 //            [':' ['-'] number] (block | embedded)
@@ -286,7 +321,7 @@ const auto declaration_def =
     (kwt("private")[set_private] >
      named(function_def | global_def | probe_def | globals, "'function' or 'global'"));
 
-BOOST_SPIRIT_DEFINE(literal, pp_element, pp_seq, probe_point_rule, pp_list, probe_def,
+BOOST_SPIRIT_DEFINE(literal, pp_element, pp_seq, pp_marked, probe_point_rule, pp_list, probe_def,
                     function_decl,
                     global_var, declaration)
 

@@ -83,9 +83,18 @@ const auto address_of = [](auto &ctx) {
     t->addressof = true;
   } else if (auto *c = dynamic_cast<CastExpr *>(e)) {
     c->addressof = true;
+  } else if (auto *a = dynamic_cast<AutocastExpr *>(e)) {
+    a->addressof = true;
+  } else if (at_c<0>(_attr(ctx))[1].is_op("(")) {
+    // `&(cond ? @cast(...)->a : $b)`: the address of a parenthesized
+    // target value (tapset macros write this).
+    auto *wrap = state(ctx).template make<AutocastExpr>(at_c<0>(_attr(ctx)));
+    wrap->operand = e;
+    wrap->addressof = true;
+    e = wrap;
   } else {
     throw ParseError{at_c<0>(_attr(ctx)),
-                     "'&' applies only to a $target, @cast or @var expression"};
+                     "'&' applies only to a $target, @cast, @var or '->' member expression"};
   }
   _val(ctx) = e;
 };
@@ -170,6 +179,23 @@ const auto component_index = [](auto &ctx) {
   if (!cs || ends_in_pretty(*cs)) {
     _pass(ctx) = false;
     return;
+  }
+  Expr *index = _attr(ctx);
+  cs->push_back({TargetComponent::Index, "", index, index->loc});
+};
+
+// `(expr)[i]`: after parentheses any value may be indexed as a target.
+const auto paren_index = [](auto &ctx) {
+  std::vector<TargetComponent> *cs = components_of(_val(ctx));
+  if (cs && ends_in_pretty(*cs)) {
+    _pass(ctx) = false;
+    return;
+  }
+  if (!cs) {
+    auto *a = state(ctx).template make<AutocastExpr>(_val(ctx)->loc);
+    a->operand = _val(ctx);
+    _val(ctx) = a;
+    cs = &a->components;
   }
   Expr *index = _attr(ctx);
   cs->push_back({TargetComponent::Index, "", index, index->loc});
@@ -402,15 +428,19 @@ const auto unary_expr_def = (unary_op > unary_expr)[unary] |
 const auto crement_def =
     (crement_op > value)[IncDec<true>{}] | value[set_val] >> -crement_op[IncDec<false>{}];
 
-// value = primary {'->' member | '[' expression ']' | '$' | '$$'}
-//   (the `[i]` and `$` forms only after a $target, @cast, @var or '->')
-const auto value_def = primary[set_val] >>
-                       *((p("->") > member_tok)[member] |
-                         (p("[") >> expr > p("]"))[component_index] | target_tok[pretty]);
+// value = '(' expression ')' {'->' member | '[' expression ']' | '$' | '$$'}
+//       | primary {'->' member | '[' expression ']' | '$' | '$$'}
+//   (after a primary, `[i]` and `$` only follow a $target, @cast, @var or '->')
+const auto member_component = (p("->") > member_tok)[member];
+const auto pretty_component = target_tok[pretty];
+const auto value_def =
+    (p("(") > expr > p(")"))[set_val] >>
+        *(member_component | (p("[") > expr > p("]"))[paren_index] | pretty_component) |
+    primary[set_val] >> *(member_component | (p("[") >> expr > p("]"))[component_index] |
+                          pretty_component);
 
-// primary = '(' expression ')' | number | string {string} | embedded
-//         | $target | at_expr | ident_expr
-const auto primary_def = (p("(") > expr > p(")"))[set_val] | number_tok[number] |
+// primary = number | string {string} | embedded | $target | at_expr | ident_expr
+const auto primary_def = number_tok[number] |
                          string_tok[string] | embedded_tok[embedded] | target_tok[target] |
                          at_expr[set_val] | ident_expr[set_val];
 

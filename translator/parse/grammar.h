@@ -239,6 +239,11 @@ template <> struct get_info<stap::parse::StringParser> {
   using result_type = std::string;
   std::string operator()(const stap::parse::StringParser &) const { return "string literal"; }
 };
+// An action is described by what it acts on.
+template <typename S, typename A> struct get_info<action<S, A>> {
+  using result_type = std::string;
+  std::string operator()(const action<S, A> &p) const { return what(p.subject); }
+};
 template <typename S> struct get_info<stap::parse::Named<S>> {
   using result_type = std::string;
   std::string operator()(const stap::parse::Named<S> &p) const { return p.name; }

@@ -11,6 +11,9 @@
 #include "parse/lexer.h"
 #include "parse/preprocess.h"
 
+#include <set>
+#include <tuple>
+
 namespace stap::parse {
 namespace {
 
@@ -41,18 +44,25 @@ std::unique_ptr<ast::File> parse_file(std::shared_ptr<SourceFile> src, ast::Aren
   file->source = src;
   ParseState st{arena, diag, *src, src->privileged() || opts.env.guru_mode};
   TokIter first = toks.data(), last = toks.data() + toks.size();
+  // A mistake inside a macro body shows up wherever the macro is used:
+  // report each (place, message) once.
+  std::set<std::tuple<const SourceFile *, uint32_t, uint32_t, std::string>> reported;
+  auto report = [&](const Token *at, const std::string &msg) {
+    if (reported.emplace(at->loc.file, at->loc.line, at->loc.col, msg).second)
+      diag.error(at->loc, msg);
+  };
   while (first->kind != TokKind::End) {
     TokIter start = first;
     try {
       if (parse_declaration(first, last, st, *file))
         continue;
-      diag.error(first->loc, "expected 'probe', 'function' or 'global' before " + describe(*first));
+      report(first, "expected 'probe', 'function' or 'global' before " + describe(*first));
       first = recover(first, start);
     } catch (const x3::expectation_failure<TokIter> &e) {
-      diag.error(e.where()->loc, "expected " + e.which() + " before " + describe(*e.where()));
+      report(e.where(), "expected " + e.which() + " before " + describe(*e.where()));
       first = recover(e.where(), start);
     } catch (const ParseError &e) {
-      diag.error(e.where->loc, e.message);
+      report(e.where, e.message);
       first = recover(e.where, start);
     }
   }

@@ -297,7 +297,7 @@ private:
   }
 
   struct Operand {
-    enum Kind { Number, String, Version, Glob } kind;
+    enum Kind { Number, String, Version, Glob, Config } kind;
     std::string text;
     int64_t number = 0;
   };
@@ -335,7 +335,7 @@ private:
       o = {Operand::Number, env_.guru_mode ? "1" : "0", env_.guru_mode ? 1 : 0};
     } else if (t.text.rfind("CONFIG_", 0) == 0) {
       auto it = env_.kernel_config.find(t.text);
-      o = {Operand::Glob, it == env_.kernel_config.end() ? "" : it->second, 0};
+      o = {Operand::Config, it == env_.kernel_config.end() ? "" : it->second, 0};
     } else {
       fail(t, "unknown preprocessor condition '" + t.text + "'");
       return false;
@@ -354,24 +354,35 @@ private:
     const Token &op = *t_++;
     if (!operand(r))
       return false;
+    bool relational = op.text != "==" && op.text != "!=";
     int cmp;
     bool eq_only = false;
-    if (l.kind == Operand::Number || r.kind == Operand::Number) {
+    if (l.kind == Operand::Config && relational) {
+      // CONFIG_NR_CPUS >= CONFIG_SPLIT_PTLOCK_CPUS, CONFIG_HZ > 100:
+      // numerically when both sides are numbers, else as strings.
+      const std::string &rt = r.text;
+      char *lend, *rend;
+      long long a = std::strtoll(l.text.c_str(), &lend, 0);
+      long long b = r.kind == Operand::Number ? r.number : std::strtoll(rt.c_str(), &rend, 0);
+      bool numeric = !l.text.empty() && !*lend &&
+                     (r.kind == Operand::Number || (!rt.empty() && !*rend));
+      cmp = numeric ? (a < b ? -1 : a > b ? 1 : 0) : l.text.compare(rt);
+    } else if (l.kind == Operand::Number || r.kind == Operand::Number) {
       int64_t a = l.number, b = r.number;
-      if (l.kind == Operand::Glob && r.kind == Operand::Number)
-        a = std::strtoll(l.text.c_str(), nullptr, 0); // CONFIG_X > 4
+      if (l.kind == Operand::Config && r.kind == Operand::Number)
+        a = std::strtoll(l.text.c_str(), nullptr, 0); // CONFIG_X == 4
       else if (l.kind != Operand::Number || r.kind != Operand::Number) {
         fail(op, "cannot compare a number with a string in preprocessor condition");
         return false;
       }
       cmp = a < b ? -1 : a > b ? 1 : 0;
     } else if (l.kind == Operand::Version) {
-      if ((op.text == "==" || op.text == "!=") && r.text.find_first_of("*?[") != std::string::npos)
+      if (!relational && r.text.find_first_of("*?[") != std::string::npos)
         cmp = fnmatch(r.text.c_str(), l.text.c_str(), 0) == 0 ? 0 : 1;
       else
         cmp = strverscmp(l.text.c_str(), r.text.c_str());
-    } else if (l.kind == Operand::Glob) {
-      eq_only = true;
+    } else if (l.kind == Operand::Glob || l.kind == Operand::Config) {
+      eq_only = l.kind == Operand::Glob;
       cmp = fnmatch(r.text.c_str(), l.text.c_str(), 0) == 0 ? 0 : 1;
     } else {
       cmp = l.text.compare(r.text);

@@ -46,7 +46,7 @@ int level_of(const Expr *e) {
   if (auto *i = dynamic_cast<const IncDecExpr *>(e)) return i->prefix ? Unary : Value;
   if (auto *t = dynamic_cast<const TargetExpr *>(e)) return t->addressof ? Unary : Value;
   if (auto *c = dynamic_cast<const CastExpr *>(e)) return c->addressof ? Unary : Value;
-  if (dynamic_cast<const AutocastExpr *>(e)) return Value;
+  if (auto *a = dynamic_cast<const AutocastExpr *>(e)) return a->addressof ? Unary : Value;
   return Primary;
 }
 
@@ -160,7 +160,10 @@ public:
     components(n.components);
   }
   void visit(AutocastExpr &n) override {
-    expr(n.operand, Value);
+    text += n.addressof ? "&" : "";
+    // `x[i]` would index an array: `(x)[i]` indexes the value as a target.
+    bool index_first = !n.components.empty() && n.components[0].kind == TargetComponent::Index;
+    expr(n.operand, index_first || n.components.empty() ? Primary + 1 : Value);
     components(n.components);
   }
   void visit(AtOpExpr &n) override {
@@ -335,6 +338,10 @@ public:
     points(n.targets);
     text += " ";
     stmt(n.body);
+    if (n.epilogue_body) {
+      text += ", ";
+      stmt(n.epilogue_body);
+    }
   }
   void visit(FunctionDecl &n) override {
     auto type = [](Type t, bool declared) {
