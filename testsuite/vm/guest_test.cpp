@@ -116,6 +116,30 @@ TEST_P(Guest, AKernelWarningFailsOnlyTheJobThatCausedIt) {
   EXPECT_EQ(batch.boots.size(), 1u) << "a warning does not need a fresh boot";
 }
 
+TEST_P(Guest, AnOopsFailsItsJobAndTheJobsAfterItGetAFreshKernel) {
+  std::string ko = trouble_module_for(target);
+  ASSERT_FALSE(ko.empty());
+  std::vector<VmJob> jobs = {
+      {"oops", "insmod ./trouble.ko bug=1", {ko}, 60},
+      {"after", "cat /proc/sys/kernel/tainted", {}, 30},
+  };
+  VmBatchResult batch = run_vm_batch(target, jobs);
+  ASSERT_EQ(batch.jobs.size(), 2u);
+  const auto &oops = batch.jobs[0];
+  EXPECT_TRUE(oops.ran);
+  EXPECT_FALSE(oops.guest_died) << "an oops in insmod kills insmod, not the guest";
+  EXPECT_NE(oops.exit_status, 0);
+  EXPECT_TRUE(oops.kernel_problem) << oops.kernel_log;
+  EXPECT_NE(oops.kernel_log.find("trouble_init"), std::string::npos) << oops.kernel_log;
+
+  const auto &after = batch.jobs[1];
+  EXPECT_TRUE(after.ok()) << after.note << after.kernel_log;
+  EXPECT_EQ(after.boot, 1);
+  EXPECT_EQ(after.out, "0\n") << "the fresh kernel is not tainted";
+  ASSERT_EQ(batch.boots.size(), 2u);
+  EXPECT_EQ(batch.boots[0].end, "poweroff");
+}
+
 TEST_P(Guest, AJobThatCrashesTheGuestFailsAndTheNextRunsInAFreshBoot) {
   std::vector<VmJob> jobs = {
       {"before", "echo before", {}, 30},
