@@ -64,6 +64,12 @@ TEST(ParseLexer, CharacterOutsideTheLanguageIsAnError) {
             "<input>:1:19: error: unexpected character '`'");
 }
 
+TEST(ParseLexer, Utf8IsFineInCommentsAndStringsButNotElsewhere) {
+  EXPECT_EQ(body("# café\nx = \"naïve\" /* é */"), "x = \"naïve\";");
+  EXPECT_EQ(first_error("probe begin { \xc3\xa9 }"),
+            "<input>:1:15: error: unexpected byte 0xc3 outside a string or comment");
+}
+
 TEST(ParseLexer, OperatorsTakeTheLongestMatch) {
   EXPECT_EQ(expr_tree("a <<< b"), "(a <<< b)");
   EXPECT_EQ(expr_tree("a <<= b"), "(a <<= b)");

@@ -101,6 +101,16 @@ TEST(ParsePreprocess, MacroErrors) {
             "<input>:1:9: error: expected a macro name after '@define'");
 }
 
+TEST(ParsePreprocess, ExponentialMacroExpansionIsCutOff) {
+  std::string text = "@define m0 %( x %)\n";
+  for (int i = 1; i <= 40; ++i)
+    text += "@define m" + std::to_string(i) + " %( @m" + std::to_string(i - 1) + " @m" +
+            std::to_string(i - 1) + " %)\n";
+  Parsed p = parse_text(text + "probe begin { @m40 }");
+  EXPECT_NE(p.errors.find("error: macro expansion of '@m"), std::string::npos) << p.errors;
+  EXPECT_NE(p.errors.find("' is too large"), std::string::npos);
+}
+
 TEST(ParsePreprocess, LibraryMacrosAreVisibleToEveryFile) {
   auto table = std::make_shared<parse::MacroTable>();
   std::ostringstream errs;

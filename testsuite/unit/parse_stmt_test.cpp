@@ -68,6 +68,14 @@ TEST(ParseStmt, TryCatchWithAndWithoutVariable) {
             "<input>:1:19: error: expected '{' before identifier 'f'");
 }
 
+TEST(ParseStmt, NestingIsLimitedInsteadOfOverflowingTheStack) {
+  std::string deep = "probe begin { x = " + std::string(1000, '(') + "1" +
+                     std::string(1000, ')') + " }";
+  EXPECT_EQ(first_error(deep), "<input>:1:168: error: nesting too deep (more than 150 levels)");
+  std::string ok = "probe begin { x = " + std::string(100, '(') + "1" + std::string(100, ')') + " }";
+  EXPECT_EQ(parse_text(ok).errors, "");
+}
+
 TEST(ParseStmt, UnclosedBlockIsReportedAtTheEnd) {
   EXPECT_EQ(first_error("probe begin { x = 1"),
             "<input>:1:20: error: expected '}' before end of input");

@@ -275,7 +275,7 @@ const auto literal_def = (-minus_tok >> number_tok)[literal_number] | string_lit
 
 // pp_element = functor ['(' literal ')'] | '{' pp_marked {',' pp_marked} '}'
 const auto pp_element_def = (functor >> -(p("(") > literal > p(")")))[component] |
-                            (p("{") > pp_marked[unite] > *(p(",") > pp_marked[unite]) > p("}"));
+                            nested[p("{") > pp_marked[unite] > *(p(",") > pp_marked[unite]) > p("}")];
 
 // pp_seq = pp_element {'.' pp_element}
 const auto pp_seq_def = pp_element[set_val] >> *(p(".") > pp_element[product]);

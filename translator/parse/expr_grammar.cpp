@@ -421,8 +421,8 @@ const auto additive_def = multiplicative[set_val] >> *(additive_op > multiplicat
 const auto multiplicative_def = unary_expr[set_val] >> *(multiplicative_op > unary_expr)[binary];
 
 // unary = ('+' | '-' | '!' | '~') unary | '&' value | crement
-const auto unary_expr_def = (unary_op > unary_expr)[unary] |
-                            (pt("&") > value)[address_of] | crement[set_val];
+const auto unary_expr_def = nested[(unary_op > unary_expr)[unary] |
+                                   (pt("&") > value)[address_of] | crement[set_val]];
 
 // crement = ('++' | '--') value | value ['++' | '--']
 const auto crement_def =

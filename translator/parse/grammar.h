@@ -25,6 +25,7 @@ struct ParseState {
   const SourceFile &src;
   bool embedded_allowed; // tapset file or guru mode
   ast::File *file = nullptr;      // where declarations go
+  int depth = 0;                  // current nesting, see `nested`
   const Token *private_kw = nullptr; // the `private` before this declaration
 
   template <typename T> T *make(const Token *at) { return arena.make<T>(at->loc); }
@@ -178,6 +179,35 @@ struct Named : x3::unary_parser<Subject, Named<Subject>> {
 template <typename S> constexpr auto named(const S &s, const char *name) {
   return Named<typename x3::extension::as_parser<S>::value_type>(x3::as_parser(s), name);
 }
+
+// `nested[p]`: p, one nesting level deeper. Expressions, statements and
+// brace expansions recurse; a limit turns hostile input such as 10,000
+// parentheses into an error instead of a stack overflow.
+constexpr int max_nesting = 150;
+template <typename Subject>
+struct Nested : x3::unary_parser<Subject, Nested<Subject>> {
+  using base_type = x3::unary_parser<Subject, Nested<Subject>>;
+  static bool const is_pass_through_unary = true;
+  constexpr Nested(const Subject &s) : base_type(s) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It &first, It last, const Ctx &ctx, RCtx &rctx, Attr &attr) const {
+    ParseState &st = state(ctx);
+    if (st.depth >= max_nesting)
+      throw ParseError{&*first, "nesting too deep (more than " + std::to_string(max_nesting) +
+                                    " levels)"};
+    struct Leave {
+      int &d;
+      ~Leave() { --d; }
+    } leave{++st.depth};
+    return this->subject.parse(first, last, ctx, rctx, attr);
+  }
+};
+struct NestedGen {
+  template <typename S> constexpr auto operator[](const S &s) const {
+    return Nested<typename x3::extension::as_parser<S>::value_type>(x3::as_parser(s));
+  }
+};
+inline constexpr NestedGen nested{};
 
 // ---------------------------------------------------------------- grammar parts
 // Each runs its own X3 grammar from `first`, advances it past what it

@@ -5,6 +5,7 @@
 #include "parse/lexer.h"
 
 #include <boost/spirit/home/x3.hpp>
+#include <boost/spirit/home/x3/binary.hpp>
 
 #include <functional>
 
@@ -28,22 +29,28 @@ struct OperatorTable : x3::symbols<int> {
 };
 const OperatorTable operators;
 
+// Character classes are spelled as ASCII sets: X3's alpha/alnum call the C
+// classification functions, which must not see bytes above 127 (UTF-8 in a
+// script is legal in comments and strings).
+const auto letter = x3::char_("a-zA-Z_");
+const auto digit = x3::char_("0-9");
+const auto any_byte = x3::byte_;
 // ident_char = [A-Za-z0-9_$]
-auto const ident_char = x3::alnum | x3::char_("_$");
+const auto ident_char = x3::char_("a-zA-Z0-9_$");
 // identifier = [A-Za-z_$] ident_char*
-auto const identifier = x3::raw[(x3::alpha | x3::char_("_$")) >> *ident_char];
+const auto identifier = x3::raw[x3::char_("a-zA-Z_$") >> *ident_char];
 // number = digit ident_char*   (validated afterwards: 12abc is one bad number)
-auto const number = x3::raw[x3::digit >> *ident_char];
+const auto number = x3::raw[digit >> *ident_char];
 // script_arg = ('$' | '@') (digit+ | '#')
-auto const script_arg = x3::raw[x3::char_("$@") >> (+x3::digit | x3::char_('#'))];
-// at_ident = '@' identifier
-auto const at_ident = x3::raw[x3::char_('@') >> (x3::alpha | x3::char_('_')) >> *ident_char];
+const auto script_arg = x3::raw[x3::char_("$@") >> (+digit | x3::char_('#'))];
+// at_ident = '@' letter ident_char*
+const auto at_ident = x3::raw[x3::char_('@') >> letter >> *ident_char];
 // line_comment = ('#' | '//') (any - eol)*
-auto const line_comment = (x3::lit('#') | "//") >> *(x3::char_ - x3::eol);
+const auto line_comment = (x3::lit('#') | "//") >> *(any_byte - x3::eol);
 // block_comment = '/*' (any - '*/')* '*/'
-auto const block_comment = "/*" >> *(x3::char_ - "*/") >> "*/";
+const auto block_comment = "/*" >> *(any_byte - "*/") >> "*/";
 // embedded = '%{' (any - '%}')* '%}'
-auto const embedded = "%{" >> x3::raw[*(x3::char_ - "%}")] >> "%}";
+const auto embedded = "%{" >> x3::raw[*(any_byte - "%}")] >> "%}";
 
 // Parses a validated number spelling; false if it is malformed or does not
 // fit in 64 bits. Values above INT64_MAX wrap, as SystemTap's do.
@@ -208,8 +215,19 @@ private:
       t.text.assign(start, it);
       return true;
     }
-    diag_.error(t.loc, "unexpected character '" + std::string(1, *it) + "'");
-    ++it;
+    unsigned char c = static_cast<unsigned char>(*it);
+    if (c >= 0x20 && c < 0x7f) {
+      diag_.error(t.loc, "unexpected character '" + std::string(1, *it) + "'");
+      ++it;
+    } else {
+      // A run of non-ASCII or control bytes is one error.
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", c);
+      diag_.error(t.loc, std::string("unexpected byte ") + hex + " outside a string or comment");
+      while (it != end && (static_cast<unsigned char>(*it) >= 0x7f ||
+                           (static_cast<unsigned char>(*it) < 0x20 && !std::isspace(static_cast<unsigned char>(*it)))))
+        ++it;
+    }
     return false;
   }
 

@@ -3,6 +3,8 @@
 #include "parse/lexer.h"
 
 #include <cstring>
+#include <set>
+#include <tuple>
 #include <fnmatch.h>
 
 namespace stap::parse {
@@ -10,6 +12,13 @@ namespace {
 
 // Expansion depth beyond which a macro is taken to be recursive.
 constexpr int max_macro_depth = 100;
+// Tokens one file may expand to: macros that use each other twice per
+// level grow exponentially, and the limit keeps that an error.
+constexpr size_t max_expanded_tokens = 4'000'000;
+// Macro uses one file may expand, and tokens those expansions may copy:
+// recursion that produces nothing still costs time.
+constexpr size_t max_expansions = 20'000;
+constexpr size_t max_copied_tokens = 1'000'000;
 
 bool is_op(const Token &t, const char *op) { return t.kind == TokKind::Op && t.text == op; }
 
@@ -71,14 +80,23 @@ private:
   MacroTable &local_;
   const MacroTable *library_;
   Diagnostics &diag_;
+  bool too_large_ = false; // stop expanding: the budget is spent
+  size_t expansions_ = 0, copied_ = 0;
+  // A mistake in a macro body shows wherever the macro is used: report
+  // each (place, message) once.
+  std::set<std::tuple<const SourceFile *, uint32_t, uint32_t, std::string>> reported_;
+  void error(const SourceLoc &loc, const std::string &msg) {
+    if (reported_.emplace(loc.file, loc.line, loc.col, msg).second)
+      diag_.error(loc, msg);
+  }
 };
 
 void Preprocessor::expand(const Token *b, const Token *e, TokenList &out, int depth) {
-  for (const Token *t = b; t != e;) {
+  for (const Token *t = b; t != e && !too_large_;) {
     if (is_op(*t, "%(")) {
       t = conditional(t, e, out, depth);
     } else if (is_op(*t, "%?") || is_op(*t, "%:") || is_op(*t, "%)")) {
-      diag_.error(t->loc, "'" + t->text + "' without a matching '%('");
+      error(t->loc, "'" + t->text + "' without a matching '%('");
       ++t;
     } else if (t->kind == TokKind::AtIdent && t->text == "@define") {
       t = define(t, e);
@@ -98,14 +116,14 @@ const Token *Preprocessor::conditional(const Token *open, const Token *e, TokenL
                                        int depth) {
   Conditional c = match_conditional(open, e);
   if (!c.close || !c.query) {
-    diag_.error(open->loc, c.close ? "expected '%?' in this preprocessor conditional"
+    error(open->loc, c.close ? "expected '%?' in this preprocessor conditional"
                                    : "unterminated preprocessor conditional (missing '%)')");
     return c.close ? c.close + 1 : e;
   }
   TokenList cond;
   expand(open + 1, c.query, cond, depth);
   if (cond.empty()) {
-    diag_.error(c.query->loc, "expected a preprocessor condition before '%?'");
+    error(c.query->loc, "expected a preprocessor condition before '%?'");
     return c.close + 1;
   }
   bool value = evaluate_condition(cond.data(), cond.data() + cond.size(), opts_.env, diag_);
@@ -120,7 +138,7 @@ const Token *Preprocessor::conditional(const Token *open, const Token *e, TokenL
 const Token *Preprocessor::define(const Token *at, const Token *e) {
   const Token *t = at + 1;
   if (t == e || t->kind != TokKind::Ident || is_keyword(t->text)) {
-    diag_.error((t == e ? at : t)->loc, "expected a macro name after '@define'");
+    error((t == e ? at : t)->loc, "expected a macro name after '@define'");
     return t;
   }
   std::string name = t->text;
@@ -130,7 +148,7 @@ const Token *Preprocessor::define(const Token *at, const Token *e) {
   if (t != e && is_op(*t, "(")) {
     for (++t;; ++t) {
       if (t == e || t->kind != TokKind::Ident) {
-        diag_.error((t == e ? at : t)->loc, "expected a macro parameter name");
+        error((t == e ? at : t)->loc, "expected a macro parameter name");
         return t;
       }
       m.params.push_back(t->text);
@@ -138,24 +156,24 @@ const Token *Preprocessor::define(const Token *at, const Token *e) {
       if (t != e && is_op(*t, ")"))
         break;
       if (t == e || !is_op(*t, ",")) {
-        diag_.error((t == e ? at : t)->loc, "expected ',' or ')' in macro parameters");
+        error((t == e ? at : t)->loc, "expected ',' or ')' in macro parameters");
         return t;
       }
     }
     ++t;
   }
   if (t == e || !is_op(*t, "%(")) {
-    diag_.error((t == e ? at : t)->loc, "expected '%(' to start the body of macro '@" + name + "'");
+    error((t == e ? at : t)->loc, "expected '%(' to start the body of macro '@" + name + "'");
     return t;
   }
   const Token *close = match_close(t, e);
   if (!close) {
-    diag_.error(t->loc, "unterminated body of macro '@" + name + "' (missing '%)')");
+    error(t->loc, "unterminated body of macro '@" + name + "' (missing '%)')");
     return e;
   }
   m.body.assign(t + 1, close);
   if (local_.macros.count(name))
-    diag_.error(m.loc, "macro '@" + name + "' is already defined");
+    error(m.loc, "macro '@" + name + "' is already defined");
   else
     local_.macros.emplace(name, std::move(m));
   return close + 1;
@@ -165,21 +183,26 @@ const Token *Preprocessor::define(const Token *at, const Token *e) {
 const Token *Preprocessor::use_macro(const Token *at, const Token *e, const Macro &m,
                                      TokenList &out, int depth) {
   if (depth >= max_macro_depth) {
-    diag_.error(at->loc, "macro '" + at->text + "' expands too deeply (recursive?)");
+    error(at->loc, "macro '" + at->text + "' expands too deeply (recursive?)");
+    return e;
+  }
+  if (out.size() > max_expanded_tokens || ++expansions_ > max_expansions) {
+    error(at->loc, "macro expansion of '" + at->text + "' is too large");
+    too_large_ = true;
     return e;
   }
   const Token *t = at + 1;
   std::vector<TokenList> args;
   if (!m.params.empty()) {
     if (t == e || !is_op(*t, "(")) {
-      diag_.error((t == e ? at : t)->loc, "expected '(' after macro '" + at->text + "'");
+      error((t == e ? at : t)->loc, "expected '(' after macro '" + at->text + "'");
       return t;
     }
     args.emplace_back();
     int nesting = 0;
     for (++t;; ++t) {
       if (t == e) {
-        diag_.error(at->loc, "unterminated arguments of macro '" + at->text + "'");
+        error(at->loc, "unterminated arguments of macro '" + at->text + "'");
         return e;
       }
       bool opener = is_op(*t, "(") || is_op(*t, "[") || is_op(*t, "{") || is_op(*t, "%(");
@@ -195,11 +218,19 @@ const Token *Preprocessor::use_macro(const Token *at, const Token *e, const Macr
     }
     ++t;
     if (args.size() != m.params.size()) {
-      diag_.error(at->loc, "macro '" + at->text + "' takes " + std::to_string(m.params.size()) +
+      error(at->loc, "macro '" + at->text + "' takes " + std::to_string(m.params.size()) +
                                " argument" + (m.params.size() == 1 ? "" : "s") + ", " +
                                std::to_string(args.size()) + " given");
       return t;
     }
+  }
+  copied_ += m.body.size();
+  for (const TokenList &a : args)
+    copied_ += a.size();
+  if (copied_ > max_copied_tokens) {
+    error(at->loc, "macro expansion of '" + at->text + "' is too large");
+    too_large_ = true;
+    return e;
   }
   TokenList body;
   for (const Token &b : m.body) {
@@ -238,7 +269,7 @@ void Preprocessor::script_arg(const Token &t, TokenList &out) {
   }
   size_t n = std::strtoul(t.text.c_str() + 1, nullptr, 10);
   if (n == 0 || n > args.size()) {
-    diag_.error(t.loc, "command line argument " + t.text + " not given (" +
+    error(t.loc, "command line argument " + t.text + " not given (" +
                            std::to_string(args.size()) + " available)");
     return;
   }

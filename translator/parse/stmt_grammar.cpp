@@ -142,7 +142,7 @@ const auto block_def = pt("{")[Make<BlockStmt>{}] >
 // while = 'while' '(' expression ')' statement
 // for = 'for' '(' [expression] ';' [expression] ';' [expression] ')' statement
 // try = 'try' block 'catch' ['(' identifier ')'] block
-const auto statement_def =
+const auto statement_def = nested[
     block[set_val] | pt(";")[Make<NullStmt>{}] |
     (kwt("if") > p("(") > expr > p(")") > statement > -(kw("else") > statement))[if_stmt] |
     (kwt("while") > p("(") > expr > p(")") > statement)[while_stmt] |
@@ -150,7 +150,7 @@ const auto statement_def =
      statement)[for_stmt] |
     foreach_stmt[set_val] |
     (kwt("try") > block > kw("catch") > -(p("(") > variable_tok > p(")")) > block)[try_stmt] |
-    simple_statement[set_val] >> -p(";");
+    simple_statement[set_val] >> -p(";")];
 
 // simple = 'break' | 'continue' | 'next' | 'return' [expression]
 //        | 'delete' expression | expression
