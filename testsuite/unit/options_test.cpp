@@ -59,3 +59,16 @@ TEST(Options, RejectsWhatSystemTapRejects) {
   EXPECT_FALSE(parse({"--no-such-option", "t.stp"}));
   EXPECT_FALSE(parse({}));
 }
+
+TEST(Options, CacheOptions) {
+  auto o = parse({"--disable-cache", "--poison-cache", "-e", "probe begin {}"});
+  ASSERT_TRUE(o);
+  EXPECT_TRUE(o->disable_cache);
+  EXPECT_TRUE(o->poison_cache);
+  EXPECT_FALSE(o->clean_cache);
+  // --clean-cache prunes the cache and exits: it needs no script.
+  auto c = parse({"--clean-cache"});
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->clean_cache);
+  EXPECT_FALSE(parse({"-v"})) << "a script is still required without --clean-cache";
+}

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -35,7 +36,35 @@ int run_capture(const std::string &cmd, std::string &output) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// ccflags for the runtime include path, the fixed flags and each -D.
+std::string ccflags(const KbuildJob &job) {
+  std::string r = std::string("ccflags-y := -I") + job.runtime_dir + " " + kbuild_cflags() + "\n";
+  for (const auto &d : job.defines)
+    r += "ccflags-y += " + shell_quote("-D" + d) + "\n";
+  return r;
+}
+
+// `make -C KERNEL M=DIR TARGET`, with the output in `diag` on failure.
+bool run_make(const KbuildJob &job, const std::string &target, const std::string &product,
+              Diagnostics &diag) {
+  std::string cmd = "make -C " + shell_quote(job.kernel_build_dir) + " M=" +
+                    shell_quote(job.dir) + (job.verbose ? " V=1 " : " -s ") + target;
+  std::string output;
+  int rc = run_capture(cmd, output);
+  struct stat st;
+  if (rc != 0 || stat(product.c_str(), &st) != 0) {
+    diag.error("pass 4: building the module failed:\n" + output);
+    return false;
+  }
+  if (job.verbose)
+    std::fputs(output.c_str(), stderr);
+  return true;
+}
+
 } // namespace
+
+// A format/argument mismatch in generated code is a bug: fail the build.
+const char *kbuild_cflags() { return "-Werror=format"; }
 
 std::string kernel_build_dir(const std::string &release, std::string &err) {
   std::string dir = release.find('/') != std::string::npos
@@ -50,31 +79,39 @@ std::string kernel_build_dir(const std::string &release, std::string &err) {
 
 std::string build_module(const KbuildJob &job, Diagnostics &diag) {
   const std::string &name = job.module_name;
+  const std::string runtime = job.dir + "/" + name + "_runtime.o";
   std::string kbuild = "obj-m := " + name + ".o\n" + name + "-y := " + name + "_src.o " +
-                       name + "_runtime.o\n" + "ccflags-y := -I" + job.runtime_dir +
-                       // a format/argument mismatch in generated code is a bug: fail the build
-                       " -Werror=format\n";
-  for (const auto &d : job.defines)
-    kbuild += "ccflags-y += " + shell_quote("-D" + d) + "\n";
-  if (!write_file(job.dir + "/" + name + "_src.c", job.c_source) ||
-      !write_file(job.dir + "/" + name + "_runtime.c", "#include \"runtime.c\"\n") ||
-      !write_file(job.dir + "/Kbuild", kbuild)) {
+                       name + "_runtime.o\n" + ccflags(job);
+  bool ok = write_file(job.dir + "/" + name + "_src.c", job.c_source) &&
+            write_file(job.dir + "/Kbuild", kbuild);
+  if (job.prebuilt_runtime.empty()) {
+    ok = ok && write_file(job.dir + "/" + name + "_runtime.c", "#include \"runtime.c\"\n");
+  } else {
+    // Kbuild copies X_shipped to X; modpost then wants X's .cmd file, which
+    // only records how X was made.
+    std::error_code ec;
+    std::filesystem::copy_file(job.prebuilt_runtime, runtime + "_shipped",
+                               std::filesystem::copy_options::overwrite_existing, ec);
+    ok = ok && !ec &&
+         write_file(job.dir + "/." + name + "_runtime.o.cmd",
+                    "cmd_" + runtime + " := cp " + job.prebuilt_runtime + " " + runtime + "\n");
+  }
+  if (!ok) {
     diag.error("cannot write the module sources in " + job.dir);
     return {};
   }
-  std::string cmd = "make -C " + shell_quote(job.kernel_build_dir) + " M=" +
-                    shell_quote(job.dir) + (job.verbose ? " V=1" : " -s") + " modules";
-  std::string output;
-  int rc = run_capture(cmd, output);
   std::string ko = job.dir + "/" + name + ".ko";
-  struct stat st;
-  if (rc != 0 || stat(ko.c_str(), &st) != 0) {
-    diag.error("pass 4: building the module failed:\n" + output);
+  return run_make(job, "modules", ko, diag) ? ko : std::string();
+}
+
+std::string build_runtime_object(const KbuildJob &job, Diagnostics &diag) {
+  if (!write_file(job.dir + "/stp_runtime.c", "#include \"runtime.c\"\n") ||
+      !write_file(job.dir + "/Kbuild", "obj-m := stp_runtime.o\n" + ccflags(job))) {
+    diag.error("cannot write the runtime sources in " + job.dir);
     return {};
   }
-  if (job.verbose)
-    std::fputs(output.c_str(), stderr);
-  return ko;
+  std::string obj = job.dir + "/stp_runtime.o";
+  return run_make(job, "stp_runtime.o", obj, diag) ? obj : std::string();
 }
 
 } // namespace stap::build

@@ -15,7 +15,14 @@ struct KbuildJob {
   std::string runtime_dir;  // runtime/
   std::vector<std::string> defines; // -D NAME[=VALUE]
   bool verbose = false;     // show the compiler's commands and output
+  // A runtime object built by build_runtime_object() for the same kernel,
+  // runtime and defines: linked as is instead of compiling the runtime.
+  std::string prebuilt_runtime;
 };
+
+// The compiler flags every module and runtime object is built with (part
+// of the cache keys).
+const char *kbuild_cflags();
 
 // The kernel build directory for `release` (a release name such as
 // 6.1.0-56-amd64, or a path to a build tree), or "" with `err` set.
@@ -24,5 +31,10 @@ std::string kernel_build_dir(const std::string &release, std::string &err);
 // Writes the sources and Kbuild file and runs make. Returns the .ko path,
 // or "" after reporting the compiler's output to `diag`.
 std::string build_module(const KbuildJob &job, Diagnostics &diag);
+
+// Compiles only the runtime (job.c_source and module_name are unused) into
+// JOB.dir/stp_runtime.o, for later modules to link. Returns its path, or
+// "" after reporting the compiler's output.
+std::string build_runtime_object(const KbuildJob &job, Diagnostics &diag);
 
 } // namespace stap::build

@@ -1,7 +1,9 @@
 #include "driver/driver.h"
 
 #include "build/kbuild.h"
+#include "build/module_cache.h"
 #include "codegen/translate.h"
+#include "driver/module_build.h"
 #include "driver/options.h"
 #include "driver/pass_timer.h"
 #include "driver/session_files.h"
@@ -63,6 +65,7 @@ private:
   ast::Arena arena_;
   Program program_;
   Target target_;
+  std::unique_ptr<ModuleBuild> build_;
   std::unique_ptr<SessionFiles> files_;
   std::string c_source_, module_path_;
 };
@@ -116,10 +119,14 @@ bool Driver::pass3_translate() {
   c_source_ = codegen::translate_program(program_, diag_);
   if (diag_.errors())
     return false;
-  files_ = std::make_unique<SessionFiles>(opts_, c_source_, target_, diag_);
+  build_ = std::make_unique<ModuleBuild>(opts_, target_, c_source_);
+  files_ = std::make_unique<SessionFiles>(opts_, build_->module_name(), diag_);
   if (!files_->ok())
     return false;
-  verbose_pass(3, "translated to C into \"" + files_->c_path() + "\"");
+  if (build_->hit() && opts_.verbose)
+    std::fprintf(stderr, "Pass 3: using cached %s\n", build_->entry()->path(".c").c_str());
+  else
+    verbose_pass(3, "translated to C into \"" + files_->c_path() + "\"");
   if (opts_.last_pass == 3)
     std::cout << c_source_;
   return true;
@@ -133,19 +140,18 @@ bool Driver::pass4_build() {
     diag_.error(err);
     return false;
   }
-  build::KbuildJob job;
-  job.module_name = files_->module_name();
-  job.dir = files_->dir();
-  job.c_source = c_source_;
-  job.kernel_build_dir = target_.build_dir;
-  job.runtime_dir = opts_.runtime_dir.empty() ? STAP_RUNTIME_DIR : opts_.runtime_dir;
-  job.defines = opts_.defines;
-  job.verbose = opts_.verbose >= 3;
-  module_path_ = build::build_module(job, diag_);
-  if (module_path_.empty())
-    return false;
-  module_path_ = files_->publish_module(module_path_, opts_.last_pass == 4);
-  verbose_pass(4, "compiled C into \"" + module_path_ + "\"");
+  if (build_->hit()) {
+    module_path_ = build_->cached_ko();
+    if (opts_.verbose)
+      std::fprintf(stderr, "Pass 4: using cached %s\n", module_path_.c_str());
+  } else {
+    module_path_ = build_->build(files_->dir(), diag_);
+    if (module_path_.empty())
+      return false;
+  }
+  module_path_ = files_->publish_module(module_path_, build_->cached_ko(), opts_.last_pass == 4);
+  if (!build_->hit())
+    verbose_pass(4, "compiled C into \"" + module_path_ + "\"");
   if (opts_.last_pass == 4)
     std::cout << module_path_ << "\n";
   return true;
@@ -192,6 +198,10 @@ int run_stap(int argc, char **argv) {
     return 1;
   if (exit_now)
     return 0;
+  if (opts->clean_cache) { // SystemTap prunes the cache and exits
+    build::ModuleCache(build::default_cache_dir()).clean(true, opts->verbose);
+    return 0;
+  }
   Driver d(*opts);
   return d.run();
 }

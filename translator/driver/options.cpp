@@ -34,6 +34,9 @@ void usage(FILE *to) {
       "   -o FILE    send the output to FILE\n"
       "   -s MB      per-CPU output buffer size in MB\n"
       "   --remote=qemu://[RELEASE]  run pass 5 in a qemu virtual machine\n"
+      "   --disable-cache  neither use nor fill the module cache\n"
+      "   --poison-cache   ignore the module cache, but fill it\n"
+      "   --clean-cache    prune the module cache to its size limit and exit\n"
       "   -h, --help      show this help\n"
       "   -V, --version   show the version\n",
       to);
@@ -58,7 +61,7 @@ bool valid_module_name(const std::string &m) {
   return true;
 }
 
-enum LongOnly { OPT_REMOTE = 1000 };
+enum LongOnly { OPT_REMOTE = 1000, OPT_DISABLE_CACHE, OPT_POISON_CACHE, OPT_CLEAN_CACHE };
 
 } // namespace
 
@@ -67,6 +70,9 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       {"help", no_argument, nullptr, 'h'},
       {"version", no_argument, nullptr, 'V'},
       {"remote", required_argument, nullptr, OPT_REMOTE},
+      {"disable-cache", no_argument, nullptr, OPT_DISABLE_CACHE},
+      {"poison-cache", no_argument, nullptr, OPT_POISON_CACHE},
+      {"clean-cache", no_argument, nullptr, OPT_CLEAN_CACHE},
       {nullptr, 0, nullptr, 0},
   };
   Options o;
@@ -128,6 +134,9 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       o.script_text = optarg;
       break;
     case OPT_REMOTE: o.remote = optarg; break;
+    case OPT_DISABLE_CACHE: o.disable_cache = true; break;
+    case OPT_POISON_CACHE: o.poison_cache = true; break;
+    case OPT_CLEAN_CACHE: o.clean_cache = true; break;
     default: usage(stderr); return std::nullopt;
     }
   }
@@ -139,6 +148,8 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
   }
   int i = optind;
   if (!o.script_text) {
+    if (i >= argc && o.clean_cache) // --clean-cache alone needs no script
+      return o;
     if (i >= argc) {
       fail("no script given: use a file name, '-' for stdin, or -e SCRIPT");
       return std::nullopt;

@@ -26,6 +26,11 @@ struct Options {
   std::vector<std::string> defines;      // -D NAME[=VAL]
   std::vector<std::string> global_sets;  // -G name=val
 
+  // The module cache ($SYSTEMTAP_DIR/cache, docs/build.md).
+  bool disable_cache = false; // --disable-cache: neither read nor write it
+  bool poison_cache = false;  // --poison-cache: rebuild, but still write it
+  bool clean_cache = false;   // --clean-cache: prune it and exit
+
   // Pass 5.
   std::string target_command; // -c
   long target_pid = 0;        // -x

@@ -3,13 +3,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 
 namespace stap {
 
-SessionFiles::SessionFiles(const Options &opts, const std::string &c_source,
-                           const Target &target, Diagnostics &diag)
-    : opts_(opts) {
+SessionFiles::SessionFiles(const Options &opts, const std::string &module_name,
+                           Diagnostics &diag)
+    : opts_(opts), name_(module_name) {
   const char *tmp = std::getenv("TMPDIR");
   std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/stapXXXXXX";
   if (!mkdtemp(templ.data())) {
@@ -17,14 +16,6 @@ SessionFiles::SessionFiles(const Options &opts, const std::string &c_source,
     return;
   }
   dir_ = templ;
-  if (!opts.module_name.empty()) {
-    name_ = opts.module_name;
-  } else {
-    char hex[17];
-    std::snprintf(hex, sizeof(hex), "%016zx",
-                  std::hash<std::string>{}(c_source + "\n" + target.release));
-    name_ = std::string("stap_") + hex;
-  }
 }
 
 SessionFiles::~SessionFiles() {
@@ -38,9 +29,10 @@ SessionFiles::~SessionFiles() {
   std::filesystem::remove_all(dir_, ec);
 }
 
-std::string SessionFiles::publish_module(const std::string &built, bool final_pass) {
-  if (opts_.module_name.empty() && !final_pass)
-    return built;
+std::string SessionFiles::publish_module(const std::string &built, const std::string &cached,
+                                         bool final_pass) {
+  if (opts_.module_name.empty() && (!final_pass || !cached.empty()))
+    return final_pass ? cached : built;
   std::string dest = std::filesystem::current_path().string() + "/" + name_ + ".ko";
   std::error_code ec;
   std::filesystem::copy_file(built, dest, std::filesystem::copy_options::overwrite_existing,

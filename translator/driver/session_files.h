@@ -1,7 +1,6 @@
 // The scratch directory of one stap run and the module's name and place.
 #pragma once
 #include "driver/options.h"
-#include "driver/target.h"
 #include "util/diag.h"
 
 #include <string>
@@ -10,10 +9,8 @@ namespace stap {
 
 class SessionFiles {
 public:
-  // Creates $TMPDIR/stapXXXXXX. The module is named by -m, or after a
-  // hash of the script's C and the target kernel.
-  SessionFiles(const Options &opts, const std::string &c_source, const Target &target,
-               Diagnostics &diag);
+  // Creates $TMPDIR/stapXXXXXX for the module `module_name`.
+  SessionFiles(const Options &opts, const std::string &module_name, Diagnostics &diag);
   ~SessionFiles(); // removes the directory unless -k
   SessionFiles(const SessionFiles &) = delete;
   SessionFiles &operator=(const SessionFiles &) = delete;
@@ -23,9 +20,11 @@ public:
   const std::string &module_name() const { return name_; }
   std::string c_path() const { return dir_ + "/" + name_ + "_src.c"; }
   // Where the built module ends up: copied into the current directory
-  // for -m or -p4 (so it outlives the scratch directory), else left where
-  // it is. Returns the path.
-  std::string publish_module(const std::string &built, bool final_pass);
+  // for -m, and for -p4 when the cache does not hold it (`cached` is
+  // empty), so that it outlives the scratch directory; else the cached
+  // copy for -p4, or left where it is. Returns the path.
+  std::string publish_module(const std::string &built, const std::string &cached,
+                             bool final_pass);
 
 private:
   const Options &opts_;

@@ -1,0 +1,162 @@
+// The module cache as SystemTap users know it: an unchanged script is a
+// cache hit (passes 3 and 4 say "using cached"), anything that changes the
+// module misses, a damaged entry is rebuilt and never handed out, and the
+// size limit is enforced. Every run really builds with Kbuild.
+#include "command.h"
+#include "remote/vm.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <regex>
+#include <sstream>
+
+using namespace stap::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kStap = STAP_BIN_DIR "/stap";
+const std::string kScript = "-e 'probe begin { println(\"cached\"); exit() }'";
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string chomp(std::string s) {
+  while (!s.empty() && s.back() == '\n')
+    s.pop_back();
+  return s;
+}
+
+bool has(const std::string &text, const std::string &what) {
+  return text.find(what) != std::string::npos;
+}
+
+class ModuleCache : public ::testing::Test {
+protected:
+  void SetUp() override {
+    auto t = stap::remote::default_vm_target("x86_64");
+    if (!t)
+      GTEST_SKIP() << "no x86_64 kernel headers installed";
+    release_ = t->release;
+    char tmp[] = "/tmp/stap-cache-test-XXXXXX";
+    dir_ = mkdtemp(tmp);
+    fs::create_directories(dir_ + "/work");
+  }
+  void TearDown() override {
+    if (!dir_.empty())
+      fs::remove_all(dir_);
+  }
+  // stap -v -p4 -r RELEASE ARGS with SYSTEMTAP_DIR in our directory.
+  CommandResult stap(const std::string &args) {
+    return run_command("SYSTEMTAP_DIR=" + shell_quote(dir_ + "/stapdir") + " " + kStap +
+                           " -v -p4 -r " + release_ + " " + args,
+                       dir_ + "/work");
+  }
+  std::string cache() const { return dir_ + "/stapdir/cache"; }
+
+  std::string release_, dir_;
+};
+
+TEST_F(ModuleCache, SecondRunIsAHitOnTheSameModule) {
+  CommandResult first = stap(kScript);
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_TRUE(has(first.err, "Pass 4: compiled C into")) << first.err;
+  EXPECT_FALSE(has(first.err, "using cached")) << first.err;
+  // -p4 prints the module's place in the cache, as SystemTap does.
+  std::string ko = chomp(first.out);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(ko, m, std::regex(cache() + "/([0-9a-f]{2})/stap_\\1[0-9a-f]{30}\\.ko")))
+      << ko;
+  std::string built = slurp(ko);
+  ASSERT_EQ(built.substr(0, 4), "\x7f" "ELF");
+
+  CommandResult second = stap(kScript);
+  ASSERT_EQ(second.status, 0) << second.err;
+  std::string stem = ko.substr(0, ko.size() - 3);
+  EXPECT_TRUE(has(second.err, "Pass 3: using cached " + stem + ".c\n")) << second.err;
+  EXPECT_TRUE(has(second.err, "Pass 4: using cached " + stem + ".ko\n")) << second.err;
+  EXPECT_FALSE(has(second.err, "compiled C into")) << second.err;
+  EXPECT_EQ(chomp(second.out), ko);
+  EXPECT_EQ(slurp(ko), built);
+  // The entry keeps the C it was built from and what went into its key.
+  EXPECT_TRUE(has(slurp(stem + ".c"), "#include \"stp_runtime.h\""));
+  std::string log = slurp(stem + "_hash.log");
+  EXPECT_TRUE(has(log, "kernel-release: " + release_ + "\n")) << log;
+  EXPECT_TRUE(has(log, "payload .ko ")) << log;
+  // The runtime object is cached beside the modules.
+  EXPECT_TRUE(fs::exists(cache() + "/runtime"));
+}
+
+TEST_F(ModuleCache, AChangedDefineOrModuleNameMisses) {
+  CommandResult plain = stap(kScript);
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  CommandResult defined = stap("-D MAXACTION=500 " + kScript);
+  ASSERT_EQ(defined.status, 0) << defined.err;
+  EXPECT_FALSE(has(defined.err, "using cached")) << defined.err;
+  EXPECT_NE(chomp(defined.out), chomp(plain.out));
+  // -m: the module carries its name, so the name is part of the key; the
+  // module is also copied into the working directory.
+  CommandResult named = stap("-m cache_named " + kScript);
+  ASSERT_EQ(named.status, 0) << named.err;
+  EXPECT_FALSE(has(named.err, "using cached")) << named.err;
+  EXPECT_EQ(chomp(named.out), dir_ + "/work/cache_named.ko");
+  CommandResult again = stap("-m cache_named " + kScript);
+  EXPECT_TRUE(has(again.err, "Pass 4: using cached")) << again.err;
+  EXPECT_EQ(slurp(dir_ + "/work/cache_named.ko").substr(0, 4), "\x7f" "ELF");
+}
+
+TEST_F(ModuleCache, ADamagedModuleIsRebuiltNeverUsed) {
+  CommandResult first = stap(kScript);
+  ASSERT_EQ(first.status, 0) << first.err;
+  std::string ko = chomp(first.out);
+  std::string good = slurp(ko);
+  std::ofstream(ko, std::ios::binary | std::ios::trunc) << "not a module";
+  CommandResult second = stap(kScript);
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_TRUE(has(second.err, "ignoring a damaged cache entry: " + ko +
+                                  " does not match its recorded hash"))
+      << second.err;
+  EXPECT_FALSE(has(second.err, "using cached")) << second.err;
+  EXPECT_TRUE(has(second.err, "Pass 4: compiled C into")) << second.err;
+  EXPECT_EQ(chomp(second.out), ko);
+  std::string rebuilt = slurp(ko);
+  EXPECT_EQ(rebuilt.substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(rebuilt.size(), good.size());
+}
+
+TEST_F(ModuleCache, DisabledCacheIsNeitherReadNorWritten) {
+  CommandResult r = stap("--disable-cache " + kScript);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(fs::exists(cache())) << "the cache was written";
+  // Without the cache the module is copied out of the scratch directory.
+  std::string ko = chomp(r.out);
+  EXPECT_EQ(fs::path(ko).parent_path(), fs::path(dir_ + "/work"));
+  EXPECT_EQ(slurp(ko).substr(0, 4), "\x7f" "ELF");
+}
+
+TEST_F(ModuleCache, CleanCacheEnforcesTheSizeLimit) {
+  CommandResult r = stap(kScript);
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string ko = chomp(r.out);
+  // The defaults were written on first use, as SystemTap does.
+  EXPECT_EQ(chomp(slurp(cache() + "/cache_mb_limit")), "256");
+  EXPECT_EQ(chomp(slurp(cache() + "/cache_clean_interval_s")), "300");
+  ASSERT_TRUE(fs::exists(ko));
+  std::ofstream(cache() + "/cache_mb_limit", std::ios::trunc) << "0\n";
+  CommandResult clean = run_command("SYSTEMTAP_DIR=" + shell_quote(dir_ + "/stapdir") + " " +
+                                        kStap + " --clean-cache",
+                                    dir_);
+  ASSERT_EQ(clean.status, 0) << clean.err;
+  EXPECT_FALSE(fs::exists(ko));
+  size_t left = 0;
+  for (auto &e : fs::recursive_directory_iterator(cache()))
+    left += e.path().extension() == ".ko" || e.path().extension() == ".o";
+  EXPECT_EQ(left, 0u);
+}
+
+} // namespace

@@ -1,0 +1,63 @@
+#include "build/prebuilt_runtime.h"
+
+#include <cstdio>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/file.h>
+#include <unistd.h>
+
+namespace stap::build {
+namespace {
+
+// An exclusive flock held for the life of the object.
+class FileLock {
+public:
+  explicit FileLock(const std::string &path) : fd_(open(path.c_str(), O_RDWR | O_CREAT, 0644)) {
+    if (fd_ >= 0)
+      flock(fd_, LOCK_EX);
+  }
+  ~FileLock() {
+    if (fd_ >= 0)
+      close(fd_); // releases the lock
+  }
+  FileLock(const FileLock &) = delete;
+  FileLock &operator=(const FileLock &) = delete;
+
+private:
+  int fd_;
+};
+
+} // namespace
+
+std::string prebuilt_runtime(const ModuleCache &cache, const BuildKey &key, KbuildJob job,
+                             int verbose, Diagnostics &diag) {
+  CacheEntry e = cache.entry(key.hex, "stp_runtime_" + key.hex, "runtime");
+  std::string why;
+  if (cache.lookup(e, why))
+    return e.path(".o");
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(e.stem).parent_path(), ec);
+  FileLock lock(e.stem + ".lock");
+  if (cache.lookup(e, why)) // another stap built it while we waited
+    return e.path(".o");
+  if (verbose > 1) {
+    if (!why.empty())
+      std::fprintf(stderr, "Pass 4: rebuilding the runtime object: %s\n", why.c_str());
+    std::fprintf(stderr, "Pass 4: compiling the runtime into \"%s\"\n", e.path(".o").c_str());
+  }
+  job.dir += "/runtime";
+  std::filesystem::create_directories(job.dir, ec);
+  std::string obj = build_runtime_object(job, diag);
+  if (obj.empty())
+    return {};
+  std::string err;
+  if (!cache.store(e, {{".o", obj}}, key.inputs, err)) {
+    // Not fatal: the module can still link the object just built.
+    if (verbose)
+      std::fprintf(stderr, "Pass 4: not caching the runtime object: %s\n", err.c_str());
+    return obj;
+  }
+  return e.path(".o");
+}
+
+} // namespace stap::build

@@ -1,0 +1,64 @@
+#include "driver/module_build.h"
+
+#include "build/kbuild.h"
+#include "build/prebuilt_runtime.h"
+
+#include <cstdio>
+
+namespace stap {
+
+ModuleBuild::ModuleBuild(const Options &opts, const Target &target, const std::string &c_source)
+    : opts_(opts), target_(target), c_source_(c_source) {
+  inputs_.release = target.release;
+  inputs_.arch = target.arch;
+  inputs_.kernel_build_dir = target.build_dir;
+  inputs_.runtime_dir = opts.runtime_dir.empty() ? STAP_RUNTIME_DIR : opts.runtime_dir;
+  inputs_.defines = opts.defines;
+  inputs_.module_name = opts.module_name;
+  runtime_key_ = build::runtime_key(inputs_);
+  module_key_ = build::module_key(inputs_, runtime_key_, c_source);
+  name_ = opts.module_name.empty() ? "stap_" + module_key_.hex : opts.module_name;
+  if (opts.disable_cache || target.build_dir.empty())
+    return;
+  cache_.emplace(build::default_cache_dir());
+  entry_ = cache_->entry(module_key_.hex, "stap_" + module_key_.hex);
+  if (opts.poison_cache)
+    return;
+  std::string why;
+  hit_ = in_cache_ = cache_->lookup(*entry_, why);
+  if (!why.empty() && opts.verbose)
+    std::fprintf(stderr, "Pass 3: ignoring a damaged cache entry: %s\n", why.c_str());
+}
+
+std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag) {
+  build::KbuildJob job;
+  job.module_name = name_;
+  job.dir = scratch_dir;
+  job.c_source = c_source_;
+  job.kernel_build_dir = target_.build_dir;
+  job.runtime_dir = inputs_.runtime_dir;
+  job.defines = opts_.defines;
+  job.verbose = opts_.verbose >= 3;
+  if (cache_) {
+    job.prebuilt_runtime = build::prebuilt_runtime(*cache_, runtime_key_, job, opts_.verbose, diag);
+    if (job.prebuilt_runtime.empty())
+      return {};
+  }
+  std::string ko = build::build_module(job, diag);
+  if (ko.empty() || !cache_)
+    return ko;
+  if (opts_.verbose > 1)
+    std::fprintf(stderr, "Copying \"%s\" to \"%s\"\n", ko.c_str(), entry_->path(".ko").c_str());
+  std::string err;
+  if (!cache_->store(*entry_, {{".ko", ko}, {".c", scratch_dir + "/" + name_ + "_src.c"}},
+                     module_key_.inputs, err)) {
+    if (opts_.verbose)
+      std::fprintf(stderr, "Pass 4: not caching the module: %s\n", err.c_str());
+    return ko;
+  }
+  in_cache_ = true;
+  cache_->clean(false, opts_.verbose);
+  return ko;
+}
+
+} // namespace stap
