@@ -27,9 +27,28 @@ bool write_all(int fd, const char *p, size_t n) {
   return true;
 }
 
+// A command the shell can replace itself with: no list (`a; b`, `a && b`,
+// `a | b`, `a &`) and no compound command (`for`, `if`, `(...)`, `{...}`).
+// Redirections are fine: `exec cmd > file` keeps them.
+bool is_simple_command(const std::string &cmd) {
+  if (cmd.find_first_of(";&|\n") != std::string::npos)
+    return false;
+  size_t b = cmd.find_first_not_of(" \t");
+  if (b == std::string::npos)
+    return true;
+  size_t e = cmd.find_first_of(" \t", b);
+  std::string first = cmd.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  for (const char *kw : {"for", "while", "until", "if", "case", "{", "!"})
+    if (first == kw)
+      return false;
+  return first[0] != '(';
+}
+
 // The -c command: forked before the session starts, held on a pipe until
-// the probes are armed, then exec'd through the shell. `exec` keeps its pid,
-// which is what the script's target() reports.
+// the probes are armed, then run by the shell. A simple command is exec'd
+// so that it keeps the pid the script's target() reports; a list such as
+// `a; b` runs in the shell, whose pid target() then is (as in SystemTap,
+// which falls back to `sh -c` for such commands).
 struct Target {
   pid_t pid = 0;
   int go_fd = -1;
@@ -47,7 +66,7 @@ struct Target {
       char go = 0;
       if (read(fds[0], &go, 1) != 1 || go != 'g')
         _exit(127); // the session never started
-      std::string line = "exec " + cmd;
+      std::string line = is_simple_command(cmd) ? "exec " + cmd : cmd;
       execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char *>(nullptr));
       std::fprintf(stderr, "staprun: cannot run /bin/sh: %s\n", std::strerror(errno));
       _exit(127);
