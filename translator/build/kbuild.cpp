@@ -1,12 +1,11 @@
 #include "build/kbuild.h"
+#include "util/run_child.h"
 #include "util/shell.h"
 
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 namespace stap::build {
 namespace {
@@ -23,19 +22,6 @@ bool is_dir(const std::string &p) {
 }
 
 
-// Runs `cmd` through the shell, capturing stdout and stderr together.
-int run_capture(const std::string &cmd, std::string &output) {
-  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p)
-    return -1;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    output.append(buf.data(), n);
-  int status = pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 // ccflags for the runtime include path, the fixed flags and each -D.
 std::string ccflags(const KbuildJob &job) {
   std::string r = std::string("ccflags-y := -I") + job.runtime_dir + " " + kbuild_cflags() + "\n";
@@ -47,17 +33,16 @@ std::string ccflags(const KbuildJob &job) {
 // `make -C KERNEL M=DIR TARGET`, with the output in `diag` on failure.
 bool run_make(const KbuildJob &job, const std::string &target, const std::string &product,
               Diagnostics &diag) {
-  std::string cmd = "make -C " + shell_quote(job.kernel_build_dir) + " M=" +
-                    shell_quote(job.dir) + (job.verbose ? " V=1 " : " -s ") + target;
-  std::string output;
-  int rc = run_capture(cmd, output);
+  ChildResult r = run_child(
+      {"make", "-C", job.kernel_build_dir, "M=" + job.dir, job.verbose ? "V=1" : "-s", target},
+      true);
   struct stat st;
-  if (rc != 0 || stat(product.c_str(), &st) != 0) {
-    diag.error("pass 4: building the module failed:\n" + output);
+  if (r.status != 0 || stat(product.c_str(), &st) != 0) {
+    diag.error("pass 4: building the module failed:\n" + r.output);
     return false;
   }
   if (job.verbose)
-    std::fputs(output.c_str(), stderr);
+    std::fputs(r.output.c_str(), stderr);
   return true;
 }
 

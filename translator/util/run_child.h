@@ -1,0 +1,17 @@
+// Runs a program (no shell) to completion and captures what it prints.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace stap {
+
+struct ChildResult {
+  int status = -1;    // the exit status; -1 if it could not run or was killed
+  std::string output; // its stdout (and stderr, when merged)
+};
+
+// argv[0] is looked up in PATH. With `merge_stderr` the child's stderr goes
+// into `output` too; else it is inherited.
+ChildResult run_child(const std::vector<std::string> &argv, bool merge_stderr);
+
+} // namespace stap
