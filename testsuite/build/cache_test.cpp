@@ -160,3 +160,44 @@ TEST_F(ModuleCache, CleanCacheEnforcesTheSizeLimit) {
 }
 
 } // namespace
+
+namespace {
+
+std::string only(const std::string &dir, const std::string &suffix) {
+  for (auto &e : fs::recursive_directory_iterator(dir)) {
+    std::string p = e.path().string();
+    if (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return p;
+  }
+  return {};
+}
+
+TEST_F(ModuleCache, LaterModulesReuseTheRuntimeAndKbuildsEnvironment) {
+  CommandResult first = stap("-v " + kScript);
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_TRUE(has(first.err, "Pass 4: compiling the runtime into")) << first.err;
+  EXPECT_TRUE(has(first.err, "running Kbuild's make (saving its sub-make environment)"))
+      << first.err;
+  CommandResult second = stap("-v -e 'probe begin { println(\"another\"); exit() }'");
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_FALSE(has(second.err, "compiling the runtime")) << second.err;
+  EXPECT_TRUE(has(second.err, "running Kbuild's sub-makes with " + cache() + "/runtime/"))
+      << second.err;
+  EXPECT_EQ(slurp(chomp(second.out)).substr(0, 4), "\x7f" "ELF");
+}
+
+TEST_F(ModuleCache, ADamagedRuntimeObjectIsRebuilt) {
+  CommandResult first = stap("-v " + kScript);
+  ASSERT_EQ(first.status, 0) << first.err;
+  std::string obj = only(cache() + "/runtime", ".o");
+  ASSERT_FALSE(obj.empty());
+  std::ofstream(obj, std::ios::binary | std::ios::app) << "trailing garbage";
+  CommandResult second = stap("-v -e 'probe begin { println(\"another\"); exit() }'");
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_TRUE(has(second.err, "rebuilding the runtime object: " + obj +
+                                  " does not match its recorded hash"))
+      << second.err;
+  EXPECT_EQ(slurp(chomp(second.out)).substr(0, 4), "\x7f" "ELF");
+}
+
+} // namespace

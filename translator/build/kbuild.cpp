@@ -46,6 +46,60 @@ bool run_make(const KbuildJob &job, const std::string &target, const std::string
   return true;
 }
 
+// NUL-separated NAME=VALUE pairs, as `env -0` writes them.
+std::vector<std::string> read_env(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::string> env;
+  std::string kv;
+  while (std::getline(in, kv, '\0'))
+    if (!kv.empty())
+      env.push_back(kv);
+  return env;
+}
+
+void replace_all(std::string &s, const std::string &from, const std::string &to) {
+  for (size_t at = 0; !from.empty() && (at = s.find(from, at)) != std::string::npos;
+       at += to.size())
+    s.replace(at, from.size(), to);
+}
+
+// The sub-makes the kernel's top Makefile runs for `make M=DIR modules`,
+// with the environment it gave them in an earlier build (its module
+// directory renamed to ours). True if they built `ko`.
+bool replay_make(const KbuildJob &job, const std::string &ko) {
+  std::vector<std::string> env = read_env(job.replay_env);
+  std::string old_dir, srctree, objtree;
+  for (const auto &kv : env) {
+    if (kv.rfind("KBUILD_EXTMOD=", 0) == 0)
+      old_dir = kv.substr(14);
+    else if (kv.rfind("srctree=", 0) == 0)
+      srctree = kv.substr(8);
+    else if (kv.rfind("abs_objtree=", 0) == 0)
+      objtree = kv.substr(12);
+  }
+  if (old_dir.empty() || srctree.empty() || objtree.empty())
+    return false;
+  std::vector<std::string> fixed;
+  for (auto kv : env) {
+    if (kv.rfind("MAKELEVEL=", 0) == 0)
+      continue; // make counts its own levels
+    replace_all(kv, old_dir, job.dir);
+    fixed.push_back(kv);
+  }
+  const std::string scripts = srctree + "/scripts/";
+  const std::vector<std::vector<std::string>> steps = {
+      {"make", "-f", scripts + "Makefile.build", "obj=" + job.dir, "need-builtin=1",
+       "need-modorder=1"},
+      {"make", "-f", scripts + "Makefile.modpost"},
+      {"make", "-f", scripts + "Makefile.modfinal"},
+  };
+  for (const auto &argv : steps)
+    if (run_child(argv, true, &fixed, objtree).status != 0)
+      return false;
+  struct stat st;
+  return stat(ko.c_str(), &st) == 0;
+}
+
 } // namespace
 
 // A format/argument mismatch in generated code is a bug: fail the build.
@@ -67,6 +121,8 @@ std::string build_module(const KbuildJob &job, Diagnostics &diag) {
   const std::string runtime = job.dir + "/" + name + "_runtime.o";
   std::string kbuild = "obj-m := " + name + ".o\n" + name + "-y := " + name + "_src.o " +
                        name + "_runtime.o\n" + ccflags(job);
+  if (job.capture_env)
+    kbuild += "$(shell env -0 > $(obj)/.kbuild.env)\n";
   bool ok = write_file(job.dir + "/" + name + "_src.c", job.c_source) &&
             write_file(job.dir + "/Kbuild", kbuild);
   if (job.prebuilt_runtime.empty()) {
@@ -86,6 +142,8 @@ std::string build_module(const KbuildJob &job, Diagnostics &diag) {
     return {};
   }
   std::string ko = job.dir + "/" + name + ".ko";
+  if (!job.replay_env.empty() && !job.verbose && replay_make(job, ko))
+    return ko;
   return run_make(job, "modules", ko, diag) ? ko : std::string();
 }
 

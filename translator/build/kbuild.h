@@ -18,6 +18,14 @@ struct KbuildJob {
   // A runtime object built by build_runtime_object() for the same kernel,
   // runtime and defines: linked as is instead of compiling the runtime.
   std::string prebuilt_runtime;
+  // Kbuild's own make spends most of a small build evaluating the kernel's
+  // top Makefile (dozens of compiler checks). With `capture_env`, the full
+  // make also saves the environment it hands its sub-makes in
+  // DIR/.kbuild.env; a later build given that file as `replay_env` runs the
+  // three sub-makes (build, modpost, modfinal) directly with it, and falls
+  // back to the full make if they fail.
+  bool capture_env = false;
+  std::string replay_env;
 };
 
 // The compiler flags every module and runtime object is built with (part

@@ -38,8 +38,11 @@ std::string prebuilt_runtime(const ModuleCache &cache, const BuildKey &key, Kbui
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(e.stem).parent_path(), ec);
   FileLock lock(e.stem + ".lock");
-  if (cache.lookup(e, why)) // another stap built it while we waited
+  std::string why_locked;
+  if (cache.lookup(e, why_locked)) // another stap built it while we waited
     return e.path(".o");
+  if (why.empty())
+    why = why_locked;
   if (verbose > 1) {
     if (!why.empty())
       std::fprintf(stderr, "Pass 4: rebuilding the runtime object: %s\n", why.c_str());

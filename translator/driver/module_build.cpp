@@ -4,6 +4,7 @@
 #include "build/prebuilt_runtime.h"
 
 #include <cstdio>
+#include <unistd.h>
 
 namespace stap {
 
@@ -39,17 +40,33 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
   job.runtime_dir = inputs_.runtime_dir;
   job.defines = opts_.defines;
   job.verbose = opts_.verbose >= 3;
+  std::optional<build::CacheEntry> env_entry;
   if (cache_) {
     job.prebuilt_runtime = build::prebuilt_runtime(*cache_, runtime_key_, job, opts_.verbose, diag);
     if (job.prebuilt_runtime.empty())
       return {};
+    // Kbuild's sub-make environment, saved by the first build for this
+    // kernel and runtime (see KbuildJob::replay_env).
+    env_entry = cache_->entry(runtime_key_.hex, "kbuild_env_" + runtime_key_.hex, "runtime");
+    std::string why;
+    if (cache_->lookup(*env_entry, why))
+      job.replay_env = env_entry->path(".env");
+    else
+      job.capture_env = true;
+    if (opts_.verbose > 1)
+      std::fprintf(stderr, "Pass 4: %s\n",
+                   job.replay_env.empty()
+                       ? "running Kbuild's make (saving its sub-make environment)"
+                       : ("running Kbuild's sub-makes with " + job.replay_env).c_str());
   }
   std::string ko = build::build_module(job, diag);
   if (ko.empty() || !cache_)
     return ko;
+  std::string env_file = scratch_dir + "/.kbuild.env", err;
+  if (job.capture_env && access(env_file.c_str(), R_OK) == 0)
+    cache_->store(*env_entry, {{".env", env_file}}, runtime_key_.inputs, err);
   if (opts_.verbose > 1)
     std::fprintf(stderr, "Copying \"%s\" to \"%s\"\n", ko.c_str(), entry_->path(".ko").c_str());
-  std::string err;
   if (!cache_->store(*entry_, {{".ko", ko}, {".c", scratch_dir + "/" + name_ + "_src.c"}},
                      module_key_.inputs, err)) {
     if (opts_.verbose)

@@ -8,7 +8,8 @@
 
 namespace stap {
 
-ChildResult run_child(const std::vector<std::string> &argv, bool merge_stderr) {
+ChildResult run_child(const std::vector<std::string> &argv, bool merge_stderr,
+                      const std::vector<std::string> *env, const std::string &cwd) {
   ChildResult r;
   int fds[2];
   if (argv.empty() || pipe(fds) != 0)
@@ -29,7 +30,17 @@ ChildResult run_child(const std::vector<std::string> &argv, bool merge_stderr) {
     for (const auto &a : argv)
       args.push_back(const_cast<char *>(a.c_str()));
     args.push_back(nullptr);
-    execvp(args[0], args.data());
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0)
+      _exit(127);
+    if (env) {
+      std::vector<char *> envp;
+      for (const auto &e : *env)
+        envp.push_back(const_cast<char *>(e.c_str()));
+      envp.push_back(nullptr);
+      execvpe(args[0], args.data(), envp.data());
+    } else {
+      execvp(args[0], args.data());
+    }
     std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
     _exit(127);
   }

@@ -11,7 +11,10 @@ struct ChildResult {
 };
 
 // argv[0] is looked up in PATH. With `merge_stderr` the child's stderr goes
-// into `output` too; else it is inherited.
-ChildResult run_child(const std::vector<std::string> &argv, bool merge_stderr);
+// into `output` too; else it is inherited. `env` ("NAME=VALUE" each), when
+// given, replaces the environment; `cwd`, when not empty, is its directory.
+ChildResult run_child(const std::vector<std::string> &argv, bool merge_stderr,
+                      const std::vector<std::string> *env = nullptr,
+                      const std::string &cwd = "");
 
 } // namespace stap
