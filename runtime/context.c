@@ -41,9 +41,9 @@ static void stp_flush(struct stp_context *c)
 	}
 }
 
-void stp_printf(struct stp_context *c, const char *fmt, ...)
+static void stp_vprintf(struct stp_context *c, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list again;
 	int n;
 	unsigned room = STP_PRINT_BUF_SIZE - c->pbuf_len;
 
@@ -51,23 +51,28 @@ void stp_printf(struct stp_context *c, const char *fmt, ...)
 	 * prints nothing. */
 	if (unlikely(c->last_error))
 		return;
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(c->pbuf + c->pbuf_len, room, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((unsigned)n < room) {
+	if (n >= 0 && (unsigned)n < room) {
 		c->pbuf_len += n;
-		return;
+	} else if (n >= 0) {
+		/* Did not fit: commit what is buffered and format again into
+		 * the empty buffer; text longer than the whole buffer is
+		 * truncated. */
+		stp_flush(c);
+		n = vsnprintf(c->pbuf, STP_PRINT_BUF_SIZE, fmt, again);
+		if (n > 0)
+			c->pbuf_len = min_t(unsigned, n, STP_PRINT_BUF_SIZE - 1);
 	}
-	/* Did not fit: commit what is buffered and format again into the
-	 * empty buffer; text longer than the whole buffer is truncated. */
-	stp_flush(c);
+	va_end(again);
+}
+
+void stp_printf(struct stp_context *c, const char *fmt, ...)
+{
+	va_list ap;
 	va_start(ap, fmt);
-	n = vsnprintf(c->pbuf, STP_PRINT_BUF_SIZE, fmt, ap);
+	stp_vprintf(c, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		c->pbuf_len = min_t(unsigned, n, STP_PRINT_BUF_SIZE - 1);
 }
 
 char *stp_sprintf(char *buf, const char *fmt, ...)
@@ -105,13 +110,17 @@ void stp_error(struct stp_context *c, const char *msg)
 static void stp_report_error(struct stp_context *c)
 {
 	int n = atomic_inc_return(&stp_error_count);
-	if (c->error_loc || c->stmt_loc)
-		stp_ctl_send("error %s near %s", c->last_error,
-			     c->error_loc ? c->error_loc : c->stmt_loc);
+	const char *loc = c->error_loc ? c->error_loc : c->stmt_loc;
+	if (loc && !*loc) /* error(): the message says it all */
+		stp_ctl_send("error %s", c->last_error);
+	else if (loc)
+		stp_ctl_send("error %s near %s", c->last_error, loc);
 	else
 		stp_ctl_send("error %s in probe %s", c->last_error, c->probe->pp);
-	if (n > MAXERRORS)
+	if (n > MAXERRORS) {
+		atomic_set(&stp_session_failed, 1);
 		stp_request_exit();
+	}
 }
 
 /* Runs `p` on this CPU. Interrupts stay off for the whole handler, so the
@@ -152,7 +161,7 @@ out:
  * not before the begin probes are done, not while the end probes run. */
 static void stp_run_event_probe(const struct stp_probe *p)
 {
-	if (likely(stp_session_state() == STP_SESSION_RUNNING))
+	if (likely(stp_session_state() == STP_SESSION_RUNNING && !atomic_read(&stp_session_failed)))
 		stp_run_probe(p);
 }
 

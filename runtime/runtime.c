@@ -26,6 +26,7 @@
 #include "transport/control.c"
 #include "transport/transport.c"
 #include "context.c"
+#include "format.c"
 #include "map.c"
 #include "probes/begin_end.c"
 #include "probes/timer.c"

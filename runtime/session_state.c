@@ -12,6 +12,9 @@ static atomic_t stp_state = ATOMIC_INIT(STP_SESSION_LOADED);
 static atomic_t stp_exit_requested = ATOMIC_INIT(0);
 static atomic_t stp_error_count = ATOMIC_INIT(0);
 static atomic_t stp_skipped_count = ATOMIC_INIT(0);
+/* Set once errors exceed MAXERRORS: the session ends with the error probes
+ * instead of the end probes, and no further begin or end probe runs. */
+static atomic_t stp_session_failed = ATOMIC_INIT(0);
 static long stp_target_pid;
 
 /* Readers (staprun) sleep here; a timer wakes them, never probe context. */

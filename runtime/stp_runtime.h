@@ -65,7 +65,8 @@ struct stp_context {
 	const char *last_error;         /* set by a failing operation */
 	const char *error_loc;          /* "file:line:col" of the failing operation */
 	const char *stmt_loc;           /* "file:line:col" of the current statement */
-	char error_buf[128];            /* for formatted error messages */
+	char error_buf[MAXSTRINGLEN];   /* for formatted and script error messages */
+	char conv_buf[3 * MAXSTRINGLEN + 8]; /* %m, %M, %p... being formatted */
 	unsigned pbuf_len;
 	char pbuf[STP_PRINT_BUF_SIZE];  /* this handler's output, not yet committed */
 	/* Script locals and temporaries live here, never on the kernel stack:
@@ -178,6 +179,12 @@ __printf(2, 3) void stp_printf(struct stp_context *c, const char *fmt, ...);
 void stp_print_str(struct stp_context *c, const char *s);
 /* sprintf(): formats into a MAXSTRINGLEN buffer and returns it. */
 __printf(2, 3) char *stp_sprintf(char *buf, const char *fmt, ...);
+/* Chunks of printf/sprintf (see format.c): `str` is the sprintf buffer,
+ * appended to, or NULL for the probe's output. */
+__printf(3, 4) void stp_out_printf(struct stp_context *c, char *str, const char *fmt, ...);
+/* %p, %b, %m, %M, %#c; width/precision -1 when not given. */
+void stp_out_special(struct stp_context *c, char *str, char conv, const char *flags, int width,
+		     int precision, s64 value);
 /* exit(): ask staprun to end the session after this handler. */
 void stp_exit(struct stp_context *c);
 /* The -c command's or -x process's pid, 0 without either: target(). */

@@ -1,22 +1,32 @@
 /* begin, end and error probes: run in order (the translator sorts them by
  * priority) from staprun's "start" and "stop" commands, in process
- * context. */
+ * context. Once errors exceed MAXERRORS the session has failed: the rest of
+ * the begin or end probes are skipped, and the error probes run instead of
+ * the end probes (SystemTap's "final gasp"). */
 
-static void stp_run_probe_list(const struct stp_probe *const *list, unsigned n)
+static void stp_run_probe_list(const struct stp_probe *const *list, unsigned n,
+			       bool stop_on_failure)
 {
 	unsigned i;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (stop_on_failure && atomic_read(&stp_session_failed))
+			return;
 		stp_run_probe(list[i]);
+	}
 }
 
 static void stp_begin_probes_run(void)
 {
-	stp_run_probe_list(stp_module.begin_probes, stp_module.n_begin);
+	stp_run_probe_list(stp_module.begin_probes, stp_module.n_begin, true);
 }
 
 static void stp_end_probes_run(void)
 {
-	stp_run_probe_list(stp_module.end_probes, stp_module.n_end);
-	if (stp_module.display_probe)
-		stp_run_probe(stp_module.display_probe);
+	if (!atomic_read(&stp_session_failed)) {
+		stp_run_probe_list(stp_module.end_probes, stp_module.n_end, true);
+		if (stp_module.display_probe && !atomic_read(&stp_session_failed))
+			stp_run_probe(stp_module.display_probe);
+	}
+	if (atomic_read(&stp_session_failed))
+		stp_run_probe_list(stp_module.error_probes, stp_module.n_error, false);
 }

@@ -43,3 +43,55 @@ TEST(Format, RejectsUnknownAndIncompleteConversions) {
   EXPECT_FALSE(parse_format("50%", err));
   EXPECT_EQ(err, "incomplete conversion at the end of the format");
 }
+
+TEST(Format, SpecialConversionsAreCutOut) {
+  std::string err;
+  auto p = parse_format("a %d %p b %*.*m %s%#c|%c", err);
+  ASSERT_TRUE(p) << err;
+  auto chunks = format_chunks(*p);
+  ASSERT_EQ(chunks.size(), 7u); // ... and "|%c"
+  EXPECT_FALSE(chunks[0].special);
+  EXPECT_EQ(chunks[0].kernel.format, "a %lld ");
+  EXPECT_EQ(chunks[0].n_args, 1u);
+  EXPECT_TRUE(chunks[1].special);
+  EXPECT_EQ(chunks[1].conv.conv, 'p');
+  EXPECT_EQ(chunks[1].first_arg, 1u);
+  EXPECT_EQ(chunks[2].kernel.format, " b ");
+  EXPECT_EQ(chunks[2].n_args, 0u);
+  EXPECT_EQ(chunks[3].conv.conv, 'm');
+  EXPECT_EQ(chunks[3].first_arg, 2u);
+  EXPECT_EQ(chunks[3].n_args, 3u); // width, precision, address
+  EXPECT_EQ(chunks[4].kernel.format, " %s");
+  EXPECT_EQ(chunks[4].first_arg, 5u);
+  EXPECT_TRUE(chunks[5].special); // %#c
+  EXPECT_EQ(chunks[5].first_arg, 6u);
+  EXPECT_EQ(chunks[6].kernel.format, "|%c");
+  EXPECT_EQ(p->arg_types.size(), 8u);
+}
+
+TEST(Format, OrdinaryFormatsStayOneChunk) {
+  std::string err;
+  auto p = parse_format("%d %s %c %x\n", err);
+  ASSERT_TRUE(p);
+  auto chunks = format_chunks(*p);
+  ASSERT_EQ(chunks.size(), 1u);
+  EXPECT_EQ(chunks[0].n_args, 4u);
+}
+
+TEST(Format, BinaryWidthIsAByteCount) {
+  std::string err;
+  EXPECT_TRUE(parse_format("%b %1b %2b %4b %8b", err));
+  EXPECT_FALSE(parse_format("%3b", err));
+  EXPECT_EQ(err, "invalid width '3' for '%b' (1, 2, 4 or 8 bytes)");
+}
+
+TEST(Format, CallPrintsChunksInOrder) {
+  std::string err;
+  auto p = parse_format("x=%d %p\n", err);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(format_call(*p, {"a", "b"}, ""),
+            "({ stp_out_printf(c, NULL, \"x=%lld \", (long long)a); "
+            "stp_out_special(c, NULL, 'p', \"\", -1, -1, b); "
+            "stp_out_printf(c, NULL, \"\\n\"); (s64)0; })");
+  EXPECT_EQ(format_call(*p, {"a", "b"}, "buf").substr(0, 22), "({ buf[0] = '\\0'; stp_");
+}

@@ -3,6 +3,7 @@
 #include "ast/visitor.h"
 #include "codegen/format.h"
 #include "codegen/names.h"
+#include "passes/builtins.h"
 
 #include <climits>
 #include <functional>
@@ -64,7 +65,7 @@ public:
   void visit(ast::IfStmt &n) override {
     begin_stmt(n);
     std::string cond = expr(n.cond);
-    out_.line("if (unlikely(c->last_error)) goto out;");
+    out_.line("if (unlikely(c->last_error)) goto " + error_label_ + ";");
     out_.open("if (" + cond + ")");
     n.then_stmt->accept(*this);
     if (n.else_stmt) {
@@ -225,16 +226,28 @@ public:
     } else if (n.name == "printf" || n.name == "sprintf") {
       std::string err;
       auto parsed = parse_format(static_cast<ast::StringLit *>(n.args[0])->value, err);
-      KernelFormat k = kernel_format(*parsed);
       std::vector<ast::Expr *> args(n.args.begin() + 1, n.args.end());
-      bool to_string = n.name == "sprintf";
-      std::string buf = to_string ? temp(ast::Type::String) : "";
+      std::string buf = n.name == "sprintf" ? temp(ast::Type::String) : "";
       result_ = sequenced(args, [&](const std::vector<std::string> &v) {
-        std::string call = to_string ? "stp_sprintf(" + buf + ", " : "stp_printf(c, ";
-        call += c_string_literal(k.format);
-        for (size_t i = 0; i < v.size(); ++i)
-          call += ", " + k.casts[i] + v[i];
-        return to_string ? call + ")" : "(" + call + "), (s64)0)";
+        return format_call(*parsed, v, buf);
+      });
+    } else if (is_delimited_print(n.name)) {
+      // printd(delim, a, b...): the delimiter is a literal, so the whole
+      // thing is one format.
+      std::string delim;
+      for (char ch : static_cast<ast::StringLit *>(n.args[0])->value)
+        delim += ch == '%' ? std::string("%%") : std::string(1, ch);
+      std::vector<ast::Expr *> args(n.args.begin() + 1, n.args.end());
+      std::string fmt;
+      for (size_t i = 0; i < args.size(); ++i)
+        fmt += (i ? delim : "") + (args[i]->type == ast::Type::String ? "%s" : "%d");
+      if (n.name.back() == 'n')
+        fmt += "\n";
+      std::string err;
+      auto parsed = parse_format(fmt, err);
+      std::string buf = n.name[0] == 's' ? temp(ast::Type::String) : "";
+      result_ = sequenced(args, [&](const std::vector<std::string> &v) {
+        return format_call(*parsed, v, buf);
       });
     } else if (n.name == "sprint" || n.name == "sprintln") {
       std::string fmt;
@@ -391,7 +404,33 @@ public:
   }
   void visit(ast::HistExpr &n) override { unsupported(n, "histograms"); }
   void visit(ast::EmbeddedExpr &n) override { unsupported(n, "embedded C"); }
-  void visit(ast::TryStmt &n) override { unsupported(n, "try/catch"); }
+  // try { A } catch (msg) { B }: errors in A jump to the catch label, which
+  // takes the message and clears the error. MAXACTION is not caught (the
+  // handler has no actions left to run the catch block with).
+  void visit(ast::TryStmt &n) override {
+    begin_stmt(n);
+    std::string id = std::to_string(seq_++);
+    std::string catch_label = "catch_" + id, end_label = "end_try_" + id;
+    std::string outer = error_label_;
+    out_.open("");
+    error_label_ = catch_label;
+    n.try_block->accept(*this);
+    error_label_ = outer;
+    out_.line("goto " + end_label + ";");
+    out_.raw_line(catch_label + ": __attribute__((unused));");
+    out_.line("if (c->actions > MAXACTION) goto out;");
+    if (n.catch_var) {
+      std::string var = expr(n.catch_var);
+      out_.line("stp_strcpy(" + var + ", c->last_error);");
+    }
+    out_.line("c->last_error = NULL;");
+    out_.line("c->error_loc = NULL;");
+    n.catch_block->accept(*this);
+    out_.raw_line(end_label + ": __attribute__((unused));");
+    out_.line(";");
+    out_.close();
+    end_stmt();
+  }
   void visit(ast::EmbeddedStmt &n) override { unsupported(n, "embedded C"); }
 
 private:
@@ -402,7 +441,8 @@ private:
     out_.line_directive(s.loc);
     out_.line("if (!" + count(s.loc) + ") goto out;");
   }
-  void end_stmt() { out_.line("if (unlikely(c->last_error)) goto out;"); }
+  // A run-time error goes to the innermost catch, or ends the body.
+  void end_stmt() { out_.line("if (unlikely(c->last_error)) goto " + error_label_ + ";"); }
   // C leaves the order of operand and argument evaluation open; the script
   // language evaluates left to right. When a later operand has side
   // effects, the operands are bound to C locals in order first.
@@ -503,6 +543,7 @@ private:
   Diagnostics &diag_;
   ast::FunctionDecl *fn_;
   std::string result_;
+  std::string error_label_ = "out";
   int temps_ = 0, seq_ = 0;
 };
 

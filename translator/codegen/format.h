@@ -32,10 +32,36 @@ struct ParsedFormat {
 std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err);
 
 // The kernel vsnprintf format for `f`, and how each argument must be cast.
+// `f` must have no special conversion (see is_special).
 struct KernelFormat {
   std::string format;
   std::vector<std::string> casts; // "(long long)", "(int)", "" for strings
 };
 KernelFormat kernel_format(const ParsedFormat &f);
+
+// Conversions the kernel's vsnprintf cannot do the SystemTap way: %p (0x
+// and zero padding to pointer width), %b (binary), %m/%M (memory), %#c
+// (escaped character). The runtime formats these itself.
+bool is_special(const FormatConversion &c);
+
+// A format cut where special conversions are: runs of ordinary text and
+// conversions (one vsnprintf call each) and single special conversions.
+struct FormatChunk {
+  bool special = false;
+  KernelFormat kernel;        // !special
+  FormatConversion conv;      // special
+  size_t first_arg = 0, n_args = 0; // the arguments this chunk consumes
+};
+std::vector<FormatChunk> format_chunks(const ParsedFormat &f);
+
+} // namespace stap::codegen
+
+namespace stap::codegen {
+
+// The C expression that prints `f` with the argument values `args` (C
+// expressions, in order): to the probe's output when `sprintf_buf` is
+// empty (value (s64)0), else into that MAXSTRINGLEN buffer (value: it).
+std::string format_call(const ParsedFormat &f, const std::vector<std::string> &args,
+                        const std::string &sprintf_buf);
 
 } // namespace stap::codegen

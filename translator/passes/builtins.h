@@ -15,5 +15,7 @@ struct Builtin {
 };
 
 const Builtin *find_builtin(std::string_view name);
+// printd, printdln, sprintd, sprintdln: the first argument is the delimiter.
+bool is_delimited_print(std::string_view name);
 
 } // namespace stap

@@ -178,6 +178,14 @@ public:
       set(n, b->result);
     if (b->format)
       check_format(n);
+    if (is_delimited_print(n.name)) {
+      if (!dynamic_cast<ast::StringLit *>(n.args[0]))
+        diag_once(*n.args[0], "the delimiter of '" + n.name + "' must be a string literal");
+      for (size_t i = 1; i < n.args.size(); ++i)
+        if (n.args[i]->type == Type::Stats)
+          mismatch(*n.args[i], "argument " + std::to_string(i + 1) + " of '" + n.name + "'",
+                   Type::Long, Type::Stats);
+    }
   }
 
   // ---- statements that carry types
@@ -190,6 +198,11 @@ public:
   void visit(ast::IfStmt &n) override {
     Visitor::visit(n);
     want(n.cond, Type::Long, "condition");
+  }
+  void visit(ast::TryStmt &n) override {
+    Visitor::visit(n);
+    if (n.catch_var)
+      set_target(n.catch_var, Type::String); // the error message
   }
   void visit(ast::WhileStmt &n) override {
     Visitor::visit(n);
