@@ -148,6 +148,7 @@ static void stp_run_probe(const struct stp_probe *p)
 	c->pbuf_len = 0;
 	c->frame_top = 0;
 	c->nesting = 0;
+	c->rx_nslots = 0;
 	p->handler(c);
 	stp_flush(c);
 	if (unlikely(c->last_error))

@@ -27,6 +27,8 @@
 #include "transport/transport.c"
 #include "context.c"
 #include "format.c"
+#include "regex.c"
+#include "params.c"
 #include "map.c"
 #include "probes/begin_end.c"
 #include "probes/timer.c"

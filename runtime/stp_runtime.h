@@ -25,6 +25,9 @@
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/moduleparam.h>
+
+#include "regex_vm.h"
 
 #ifndef MAXACTION
 #define MAXACTION 1000
@@ -67,6 +70,10 @@ struct stp_context {
 	const char *stmt_loc;           /* "file:line:col" of the current statement */
 	char error_buf[MAXSTRINGLEN];   /* for formatted and script error messages */
 	char conv_buf[3 * MAXSTRINGLEN + 8]; /* %m, %M, %p... being formatted */
+	/* The last successful =~ of this handler, for matched() (regex.c). */
+	int rx_nslots;                  /* 0: none yet */
+	int rx_caps[STP_RX_MAXSLOTS];
+	char rx_subject[MAXSTRINGLEN];
 	unsigned pbuf_len;
 	char pbuf[STP_PRINT_BUF_SIZE];  /* this handler's output, not yet committed */
 	/* Script locals and temporaries live here, never on the kernel stack:
@@ -185,6 +192,11 @@ __printf(3, 4) void stp_out_printf(struct stp_context *c, char *str, const char 
 /* %p, %b, %m, %M, %#c; width/precision -1 when not given. */
 void stp_out_special(struct stp_context *c, char *str, char conv, const char *flags, int width,
 		     int precision, s64 value);
+/* s =~ "ERE": runs the translator-compiled program `p` on `s` with the
+ * workspace `ws` (STP_RX_WORKSPACE_INTS ints); 1 on a match. */
+s64 stp_regex_match(struct stp_context *c, const struct stp_rx_prog *p, const char *s, int *ws);
+/* Module parameters for scalar globals (params.c). */
+extern const struct kernel_param_ops stp_param_ops_s64, stp_param_ops_str;
 /* exit(): ask staprun to end the session after this handler. */
 void stp_exit(struct stp_context *c);
 /* The -c command's or -x process's pid, 0 without either: target(). */

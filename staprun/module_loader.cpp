@@ -21,6 +21,26 @@ std::string module_name_of(const std::string &path) {
   return base;
 }
 
+// Every parameter the module declares has a MODULE_PARM_DESC, which puts
+// "parm=NAME:..." into its .modinfo section: a name without one is not a
+// global of the script (the kernel would only log and ignore it).
+static bool check_param_names(int fd, const std::string &path,
+                              const std::vector<std::string> &params, std::string &err) {
+  std::string image;
+  char buf[65536];
+  ssize_t n;
+  while ((n = pread(fd, buf, sizeof(buf), static_cast<off_t>(image.size()))) > 0)
+    image.append(buf, static_cast<size_t>(n));
+  for (const auto &p : params) {
+    std::string name = p.substr(0, p.find('='));
+    if (image.find("parm=" + name + ":") == std::string::npos) {
+      err = "module '" + path + "' has no global '" + name + "' to set";
+      return false;
+    }
+  }
+  return true;
+}
+
 bool load_module(const std::string &path, const std::vector<std::string> &params,
                  std::string &err) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -28,9 +48,19 @@ bool load_module(const std::string &path, const std::vector<std::string> &params
     err = "cannot open module '" + path + "': " + std::strerror(errno);
     return false;
   }
+  if (!check_param_names(fd, path, params, err)) {
+    close(fd);
+    return false;
+  }
+  // The kernel splits parameters at spaces unless the value is quoted.
   std::string args;
-  for (const auto &p : params)
-    args += (args.empty() ? "" : " ") + p;
+  for (const auto &p : params) {
+    size_t eq = p.find('=');
+    std::string arg = p;
+    if (eq != std::string::npos && p.find_first_of(" \t") != std::string::npos)
+      arg = p.substr(0, eq + 1) + "\"" + p.substr(eq + 1) + "\"";
+    args += (args.empty() ? "" : " ") + arg;
+  }
   long rc = syscall(SYS_finit_module, fd, args.c_str(), 0);
   int saved = errno;
   close(fd);

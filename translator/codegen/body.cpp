@@ -3,6 +3,7 @@
 #include "ast/visitor.h"
 #include "codegen/format.h"
 #include "codegen/names.h"
+#include "codegen/regex_compile.h"
 #include "passes/builtins.h"
 
 #include <climits>
@@ -157,7 +158,7 @@ public:
     } else if (n.op == ".") {
       result_ = "stp_concat(" + temp(ast::Type::String) + ", " + l + ", " + r + ")";
     } else if (n.op == "=~" || n.op == "!~") {
-      unsupported(n, "regular expression matching");
+      regex_match(n, l);
     } else if (n.left->type == ast::Type::String) {
       result_ = "((s64)(strcmp(" + l + ", " + r + ") " + n.op + " 0))";
     } else if (n.op == ">>>") {
@@ -170,6 +171,19 @@ public:
     } else {
       result_ = "((s64)((" + l + ") " + n.op + " (" + r + ")))";
     }
+  }
+  // The ERE was checked in pass 2; its program becomes static tables and
+  // the matcher's workspace a field of the frame.
+  void regex_match(ast::BinaryExpr &n, const std::string &subject) {
+    std::string err;
+    auto prog = compile_regex(static_cast<ast::StringLit *>(n.right)->value, err);
+    if (!prog) {
+      unsupported(n, "this regular expression");
+      return;
+    }
+    std::string ws = temp_c("struct { int w[" + std::to_string(prog->workspace_ints()) + "]; }");
+    result_ = "((s64)(stp_regex_match(c, " + regex_program_c(*prog) + ", " + subject + ", " + ws +
+              ".w) " + (n.op == "=~" ? "!= 0" : "== 0") + "))";
   }
   void visit(ast::TernaryExpr &n) override {
     result_ = "((" + expr(n.cond) + ") ? (" + expr(n.then_expr) + ") : (" +

@@ -3,6 +3,7 @@
 #include "codegen/body.h"
 #include "codegen/global_display.h"
 #include "codegen/global_use.h"
+#include "codegen/module_params.h"
 #include "codegen/module_writer.h"
 #include "codegen/names.h"
 
@@ -90,6 +91,7 @@ std::string translate_program(Program &program, Diagnostics &diag) {
   out.line("#include \"stp_runtime.h\"");
   out.blank();
   emit_globals(w, program, diag);
+  emit_module_params(w, program);
 
   const std::vector<ast::FunctionDecl *> &functions = program.functions;
   for (ast::FunctionDecl *fn : functions)

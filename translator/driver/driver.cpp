@@ -9,6 +9,7 @@
 #include "driver/session_files.h"
 #include "driver/target.h"
 #include "parse/parser.h"
+#include "passes/global_settings.h"
 #include "passes/print.h"
 #include "passes/print_program.h"
 #include "passes/resolve_probes.h"
@@ -100,6 +101,8 @@ bool Driver::pass2_elaborate() {
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
   if (!diag_.errors())
     infer_types(program_, diag_);
+  if (!diag_.errors())
+    check_global_settings(program_, opts_.global_sets, diag_);
   if (diag_.errors())
     return false;
   if (program_.probes.empty()) {

@@ -2,6 +2,7 @@
 
 #include "ast/visitor.h"
 #include "codegen/format.h"
+#include "codegen/regex_compile.h"
 #include "passes/builtins.h"
 
 #include <set>
@@ -19,6 +20,12 @@ public:
   bool sweep(Program &p, bool final_round) {
     changed_ = false;
     final_ = final_round;
+    // `global x = 5` / `global s = "a"`: the initializer gives the type.
+    for (ast::GlobalDecl *g : p.globals)
+      if (g->init && g->type == Type::Unknown) {
+        g->type = dynamic_cast<ast::StringLit *>(g->init) ? Type::String : Type::Long;
+        changed_ = true;
+      }
     for (ast::FunctionDecl *fn : p.functions) {
       fn_ = fn;
       visit_stmt(fn->body);
@@ -63,6 +70,7 @@ public:
       want(n.left, Type::String, "left operand of '" + n.op + "'");
       want(n.right, Type::String, "right operand of '" + n.op + "'");
       set(n, Type::Long);
+      check_regex(n);
     } else if (comparisons.count(n.op)) {
       unify(n.left, n.right, "operands of '" + n.op + "'");
       set(n, Type::Long);
@@ -328,6 +336,18 @@ private:
   void diag_once(ast::Node &n, const std::string &msg) {
     if (final_ && reported_.insert(&n).second)
       diag_.error(n.loc, msg);
+  }
+  // The right side of =~ / !~ is a literal ERE, compiled here to report
+  // its errors in pass 2.
+  void check_regex(ast::BinaryExpr &n) {
+    auto *re = dynamic_cast<ast::StringLit *>(n.right);
+    if (!re) {
+      diag_once(*n.right, "the regular expression of '" + n.op + "' must be a string literal");
+      return;
+    }
+    std::string err;
+    if (!codegen::compile_regex(re->value, err))
+      diag_once(*re, "invalid regular expression \"" + re->value + "\": " + err);
   }
   void check_format(ast::CallExpr &n) {
     auto *fmt = dynamic_cast<ast::StringLit *>(n.args[0]);

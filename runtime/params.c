@@ -1,0 +1,37 @@
+/* Module parameters for script globals (-G name=value, staprun name=value):
+ * numbers as s64 (the kernel's `long` is 32-bit on i686), strings into
+ * their MAXSTRINGLEN buffers. The generated code declares one
+ * module_param_cb per scalar global with these ops. */
+
+static int stp_param_set_s64(const char *val, const struct kernel_param *kp)
+{
+	return kstrtos64(val, 0, (s64 *)kp->arg);
+}
+
+static int stp_param_get_s64(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%lld\n", (long long)*(s64 *)kp->arg);
+}
+
+static int stp_param_set_str(const char *val, const struct kernel_param *kp)
+{
+	if (strlen(val) >= MAXSTRINGLEN)
+		return -ENOSPC;
+	strscpy((char *)kp->arg, val, MAXSTRINGLEN);
+	return 0;
+}
+
+static int stp_param_get_str(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n", (const char *)kp->arg);
+}
+
+const struct kernel_param_ops stp_param_ops_s64 = {
+	.set = stp_param_set_s64,
+	.get = stp_param_get_s64,
+};
+
+const struct kernel_param_ops stp_param_ops_str = {
+	.set = stp_param_set_str,
+	.get = stp_param_get_str,
+};
