@@ -3,9 +3,14 @@
 #include "util/shell.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sys/stat.h>
+
+extern char **environ;
 
 namespace stap::build {
 namespace {
@@ -57,6 +62,30 @@ std::vector<std::string> read_env(const std::string &path) {
   return env;
 }
 
+// Keeps only what make added, changed ("NAME=VALUE") or removed ("NAME",
+// e.g. LC_ALL): the variables stap itself was given (the user's
+// environment) are not written into the cache; the replay takes them from
+// its own environment instead.
+void keep_make_variables(const std::string &path) {
+  std::string kept;
+  std::map<std::string, bool> seen;
+  for (const auto &kv : read_env(path)) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos)
+      continue;
+    seen[kv.substr(0, eq)] = true;
+    const char *mine = std::getenv(kv.substr(0, eq).c_str());
+    if (!mine || kv.compare(eq + 1, std::string::npos, mine) != 0)
+      kept += kv + '\0';
+  }
+  for (char **e = environ; *e; ++e) {
+    std::string name(*e, std::strcspn(*e, "="));
+    if (!seen.count(name))
+      kept += name + '\0';
+  }
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << kept;
+}
+
 void replace_all(std::string &s, const std::string &from, const std::string &to) {
   for (size_t at = 0; !from.empty() && (at = s.find(from, at)) != std::string::npos;
        at += to.size())
@@ -79,13 +108,29 @@ bool replay_make(const KbuildJob &job, const std::string &ko) {
   }
   if (old_dir.empty() || srctree.empty() || objtree.empty())
     return false;
-  std::vector<std::string> fixed;
+  // Our environment, with make's variables (old module directory renamed)
+  // on top.
+  std::map<std::string, std::string> merged;
+  for (char **e = environ; *e; ++e) {
+    std::string kv = *e;
+    size_t eq = kv.find('=');
+    if (eq != std::string::npos)
+      merged[kv.substr(0, eq)] = kv;
+  }
   for (auto kv : env) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos) { // make removed it
+      merged.erase(kv);
+      continue;
+    }
     if (kv.rfind("MAKELEVEL=", 0) == 0)
       continue; // make counts its own levels
     replace_all(kv, old_dir, job.dir);
-    fixed.push_back(kv);
+    merged[kv.substr(0, eq)] = kv;
   }
+  std::vector<std::string> fixed;
+  for (const auto &[name, kv] : merged)
+    fixed.push_back(kv);
   const std::string scripts = srctree + "/scripts/";
   const std::vector<std::vector<std::string>> steps = {
       {"make", "-f", scripts + "Makefile.build", "obj=" + job.dir, "need-builtin=1",
@@ -144,7 +189,11 @@ std::string build_module(const KbuildJob &job, Diagnostics &diag) {
   std::string ko = job.dir + "/" + name + ".ko";
   if (!job.replay_env.empty() && !job.verbose && replay_make(job, ko))
     return ko;
-  return run_make(job, "modules", ko, diag) ? ko : std::string();
+  if (!run_make(job, "modules", ko, diag))
+    return {};
+  if (job.capture_env)
+    keep_make_variables(job.dir + "/.kbuild.env");
+  return ko;
 }
 
 std::string build_runtime_object(const KbuildJob &job, Diagnostics &diag) {
