@@ -189,6 +189,8 @@ void ModuleCache::clean(bool force, int verbose) const {
       continue;
     Found f{it->last_write_time(), it->file_size(), {p.substr(0, p.size() - suffix.size())}, {}};
     f.payloads = read_payloads(p);
+    if (f.payloads.empty())
+      continue; // not ours (SystemTap 4.8 writes STEM_hash.log files too)
     for (const auto &[ext, hash] : f.payloads)
       f.bytes += fs::file_size(f.e.path(ext), ec), ec.clear();
     total += f.bytes;
