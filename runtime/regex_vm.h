@@ -119,6 +119,8 @@ static inline int stp_rx_exec(const struct stp_rx_prog *p, const char *s, int *w
 	int *stack = ws + n + 2 * (1 + n * w);
 	int init[STP_RX_MAXSLOTS];
 	int matched = 0, best_start = -1, best_end = -1, cur = 0, i;
+	/* SAVE 0 then BOL: every match starts at offset 0. */
+	int anchored = n > 1 && p->inst[1].op == STP_RX_BOL;
 
 	lists[0] = ws + n;
 	lists[1] = ws + n + 1 + n * w;
@@ -132,10 +134,11 @@ static inline int stp_rx_exec(const struct stp_rx_prog *p, const char *s, int *w
 		unsigned char ch = (unsigned char)s[i];
 		int t;
 		/* A new thread starts here, with the lowest priority, until
-		 * something matched: leftmost wins. */
-		if (!matched)
+		 * something matched: leftmost wins. A pattern that starts
+		 * with ^ can only start at 0. */
+		if (!matched && (i == 0 || !anchored))
 			stp_rx_add(p, cl, 0, init, i, s, mark, i + 1, stack);
-		if (cl[0] == 0 && (matched || ch == '\0'))
+		if (cl[0] == 0 && (matched || ch == '\0' || anchored))
 			break;
 		nl[0] = 0;
 		for (t = 0; t < cl[0]; t++) {
