@@ -107,6 +107,12 @@ void stp_error(struct stp_context *c, const char *msg)
 		c->last_error = msg;
 }
 
+void stp_warn(struct stp_context *c, const char *msg)
+{
+	(void)c;
+	stp_ctl_send("warning %s", msg);
+}
+
 static void stp_report_error(struct stp_context *c)
 {
 	int n = atomic_inc_return(&stp_error_count);

@@ -203,6 +203,8 @@ void stp_exit(struct stp_context *c);
 long stp_target(void);
 /* Records a run-time error; the handler stops at its next check. */
 void stp_error(struct stp_context *c, const char *msg);
+/* warn(): staprun prints "WARNING: msg"; the handler goes on. */
+void stp_warn(struct stp_context *c, const char *msg);
 
 /* ---- frames of locals ---- */
 

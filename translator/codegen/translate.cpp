@@ -8,6 +8,7 @@
 #include "codegen/names.h"
 
 #include <map>
+#include <set>
 
 namespace stap::codegen {
 namespace {
@@ -71,6 +72,22 @@ void emit_globals(ModuleWriter &w, Program &program, Diagnostics &diag) {
   w.set_module_field("free_globals", "stp_free_globals");
 }
 
+// File-level `%{ %}` blocks (helper C, #includes) of the user script and
+// of every tapset file that contributes a function, in file order.
+void emit_file_embeds(Emitter &out, const Program &program) {
+  std::set<const SourceFile *> used;
+  for (const ast::FunctionDecl *fn : program.functions)
+    used.insert(fn->file);
+  for (const auto &f : program.files) {
+    if (f != program.files.front() && !used.count(f->source.get()))
+      continue;
+    for (const ast::EmbeddedDecl *e : f->embeds) {
+      out.line_directive(e->loc);
+      out.raw_line(e->code);
+    }
+  }
+}
+
 // "STP_MAX(a, STP_MAX(b, c))"
 std::string max_of(const std::vector<std::string> &sizes) {
   if (sizes.empty())
@@ -90,6 +107,7 @@ std::string translate_program(Program &program, Diagnostics &diag) {
               program.files.front()->source->name() + ". Do not edit.");
   out.line("#include \"stp_runtime.h\"");
   out.blank();
+  emit_file_embeds(out, program);
   emit_globals(w, program, diag);
   emit_module_params(w, program);
 

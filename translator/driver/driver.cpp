@@ -79,17 +79,22 @@ bool Driver::pass1_parse() {
   parse::ParseOptions po;
   po.env.kernel_release = target_.release;
   po.env.arch = target_.arch;
+  po.env.kernel_config = target_.config;
   po.env.guru_mode = opts_.guru;
   po.script_args = opts_.script_args;
+  tapsets::SearchPathConfig path{tapsets::default_roots(opts_.include_dirs), target_.release,
+                                 target_.arch};
+  tapsets::TapsetFiles library = tapsets::find_tapset_files(path);
+  // Library macros first: the user script may use them too.
+  po.library_macros = load_library_macros(library, po, diag_);
   program_.files.push_back(parse::parse_file(src, arena_, diag_, po));
   if (diag_.errors())
     return false;
-  tapsets::SearchPathConfig path{tapsets::default_roots(opts_.include_dirs), target_.release,
-                                 target_.arch};
-  size_t n = load_tapsets(program_, arena_, path, po, diag_);
+  TapsetLoadStats loaded = load_tapsets(program_, arena_, index_tapsets(library), po, diag_);
   if (diag_.errors())
     return false;
-  verbose_pass(1, "parsed user script and " + std::to_string(n) + " library scripts");
+  verbose_pass(1, "parsed user script and " + std::to_string(loaded.parsed) + " of " +
+                      std::to_string(loaded.indexed) + " library scripts");
   if (opts_.last_pass == 1)
     print_file(*program_.files.front(), std::cout);
   return true;

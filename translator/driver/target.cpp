@@ -9,9 +9,13 @@
 namespace stap {
 namespace {
 
+// The target's kernel configuration: .config in the headers directory, or
+// include/config/auto.conf when a package ships only that.
 std::map<std::string, std::string> read_kernel_config(const std::string &build_dir) {
   std::map<std::string, std::string> cfg;
   std::ifstream in(build_dir + "/.config");
+  if (!in)
+    in.open(build_dir + "/include/config/auto.conf");
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("CONFIG_", 0) != 0)
