@@ -16,6 +16,7 @@
 #include "passes/infer_types.h"
 #include "passes/load_tapsets.h"
 #include "passes/resolve_symbols.h"
+#include "passes/warn_unused.h"
 #include "run/run.h"
 #include "run/run_remote.h"
 
@@ -104,6 +105,8 @@ bool Driver::pass2_elaborate() {
   timer_.reset();
   resolve_probes(program_, diag_);
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
+  if (!diag_.errors() && !opts_.unoptimized)
+    warn_unused_locals(program_, diag_);
   if (!diag_.errors())
     infer_types(program_, diag_);
   if (!diag_.errors())
