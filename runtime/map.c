@@ -5,6 +5,8 @@ static unsigned stp_map_type_size(char t)
 	return t == 's' ? ALIGN(MAXSTRINGLEN, 8) : t == 'x' ? sizeof(struct stp_stat) : 8;
 }
 
+static int stp_map_init_shares(struct stp_map *m);
+
 int stp_map_init(struct stp_map *m)
 {
 	unsigned i, cpu, n;
@@ -15,7 +17,7 @@ int stp_map_init(struct stp_map *m)
 		m->key_offset[i] = m->key_size;
 		m->key_size += stp_map_type_size(m->key_types[i]);
 	}
-	m->value_size = stp_map_type_size(m->value_type);
+	m->value_size = m->value_type == 'x' ? stp_stat_size(m->stat) : stp_map_type_size(m->value_type);
 	m->entry_size = ALIGN(sizeof(struct stp_map_entry) + m->key_size + m->value_size, 8);
 	n = m->max_entries ? m->max_entries : MAXMAPENTRIES;
 	m->max_entries = n;
@@ -23,26 +25,43 @@ int stp_map_init(struct stp_map *m)
 	m->count = 0;
 	m->buckets = vzalloc(m->nbuckets * sizeof(*m->buckets));
 	m->pool = vzalloc((size_t)n * m->entry_size);
+	INIT_LIST_HEAD(&m->used);
+	INIT_LIST_HEAD(&m->free);
+	if (!m->buckets || !m->pool)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct stp_map_entry *e = (void *)(m->pool + (size_t)i * m->entry_size);
+		list_add_tail(&e->order, &m->free);
+	}
+	if (m->parent)
+		return 0; /* a share is never sorted or looked up by readers */
 	m->sorted = kcalloc(nr_cpu_ids, sizeof(*m->sorted), GFP_KERNEL);
-	if (!m->buckets || !m->pool || !m->sorted)
+	if (!m->sorted)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		m->sorted[cpu] = vmalloc(n * sizeof(**m->sorted));
 		if (!m->sorted[cpu])
 			return -ENOMEM;
 	}
-	INIT_LIST_HEAD(&m->used);
-	INIT_LIST_HEAD(&m->free);
-	for (i = 0; i < n; i++) {
-		struct stp_map_entry *e = (void *)(m->pool + (size_t)i * m->entry_size);
-		list_add_tail(&e->order, &m->free);
-	}
+	if (m->value_type == 'x')
+		return stp_map_init_shares(m);
 	return 0;
 }
 
 void stp_map_free(struct stp_map *m)
 {
 	unsigned cpu;
+	if (m->cpu) {
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+			if (m->cpu[cpu])
+				stp_map_free(m->cpu[cpu]);
+			kfree(m->cpu[cpu]);
+		}
+		kfree(m->cpu);
+		m->cpu = NULL;
+	}
+	vfree(m->scratch);
+	m->scratch = NULL;
 	if (m->sorted) {
 		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 			vfree(m->sorted[cpu]);
@@ -85,48 +104,92 @@ static void stp_map_remove(struct stp_map *m, struct stp_map_entry *e)
 	m->count--;
 }
 
+static struct stp_map_entry *stp_map_lookup_entry(struct stp_map *m, const void *key)
+{
+	return stp_map_find(m, key, stp_map_hash(m, key));
+}
+
+static void *stp_map_merge_key(struct stp_map *m, const void *key);
+
 void *stp_map_lookup(struct stp_map *m, const void *key)
 {
-	struct stp_map_entry *e = stp_map_find(m, key, stp_map_hash(m, key));
+	struct stp_map_entry *e;
+	if (m->cpu)
+		return stp_map_merge_key(m, key);
+	e = stp_map_lookup_entry(m, key);
 	return e ? stp_map_entry_value(m, e) : NULL;
 }
 
-void *stp_map_get(struct stp_context *c, struct stp_map *m, const void *key)
+/* A new zeroed entry for `key` (hash `h`); NULL when full. */
+static struct stp_map_entry *stp_map_insert(struct stp_map *m, const void *key, u32 h)
 {
-	u32 h = stp_map_hash(m, key);
-	struct stp_map_entry *e = stp_map_find(m, key, h);
-
-	if (e)
-		return stp_map_entry_value(m, e);
+	struct stp_map_entry *e;
 	if (list_empty(&m->free)) {
-		if (!m->wrap) {
-			stp_error(c, "MAXMAPENTRIES exceeded (array full)");
+		if (!m->wrap)
 			return NULL;
-		}
 		stp_map_remove(m, list_first_entry(&m->used, struct stp_map_entry, order));
 	}
 	e = list_first_entry(&m->free, struct stp_map_entry, order);
 	list_move_tail(&e->order, &m->used);
 	e->hash = h;
-	e->seq = m->next_seq++;
+	/* statistics: one numbering over all CPUs' shares, so the merged
+	 * view keeps the script's insertion order */
+	e->seq = m->parent ? (u64)atomic64_inc_return(&m->parent->stat_seq) : m->next_seq++;
 	memcpy(e->data, key, m->key_size);
 	memset(e->data + m->key_size, 0, m->value_size);
 	hlist_add_head(&e->hash_node, &m->buckets[h & (m->nbuckets - 1)]);
 	m->count++;
+	return e;
+}
+
+void *stp_map_get(struct stp_context *c, struct stp_map *m, const void *key)
+{
+	u32 h;
+	struct stp_map_entry *e;
+
+	if (m->cpu) /* statistics: `<<<` goes to this CPU's share */
+		m = m->cpu[smp_processor_id()];
+	h = stp_map_hash(m, key);
+	e = stp_map_find(m, key, h);
+	if (e)
+		return stp_map_entry_value(m, e);
+	e = stp_map_insert(m, key, h);
+	if (!e) {
+		stp_error(c, "MAXMAPENTRIES exceeded (array full)");
+		return NULL;
+	}
 	return stp_map_entry_value(m, e);
 }
+
+/* Runs `stmt` with `m` set to each CPU's share of a statistics array. */
+#define stp_map_for_each_share(top, m, stmt)                                   \
+	do {                                                                   \
+		unsigned _cpu;                                                 \
+		if ((top)->cpu)                                                \
+			for_each_possible_cpu(_cpu) {                          \
+				struct stp_map *m = (top)->cpu[_cpu];          \
+				stmt;                                          \
+			}                                                      \
+	} while (0)
 
 void stp_map_delete(struct stp_map *m, const void *key)
 {
 	struct stp_map_entry *e = stp_map_find(m, key, stp_map_hash(m, key));
 	if (e)
 		stp_map_remove(m, e);
+	stp_map_for_each_share(m, share, stp_map_delete(share, key));
+}
+
+static void stp_map_clear_entries(struct stp_map *m)
+{
+	while (!list_empty(&m->used))
+		stp_map_remove(m, list_first_entry(&m->used, struct stp_map_entry, order));
 }
 
 void stp_map_clear(struct stp_map *m)
 {
-	while (!list_empty(&m->used))
-		stp_map_remove(m, list_first_entry(&m->used, struct stp_map_entry, order));
+	stp_map_for_each_share(m, share, stp_map_clear(share));
+	stp_map_clear_entries(m);
 }
 
 bool stp_map_matches(struct stp_map *m, struct stp_map_entry *e, const void *keyp,
@@ -150,11 +213,13 @@ void stp_map_delete_matching(struct stp_map *m, const void *key, unsigned wild)
 	list_for_each_entry_safe(e, next, &m->used, order)
 		if (stp_map_matches(m, e, key, wild))
 			stp_map_remove(m, e);
+	stp_map_for_each_share(m, share, stp_map_delete_matching(share, key, wild));
 }
 
 bool stp_map_exists_matching(struct stp_map *m, const void *key, unsigned wild)
 {
 	struct stp_map_entry *e;
+	stp_map_for_each_share(m, share, if (stp_map_exists_matching(share, key, wild)) return true);
 	list_for_each_entry(e, &m->used, order)
 		if (stp_map_matches(m, e, key, wild))
 			return true;
@@ -162,7 +227,7 @@ bool stp_map_exists_matching(struct stp_map *m, const void *key, unsigned wild)
 }
 
 /* <0, 0, >0 as a orders before, with, after b by `column`. */
-static int stp_map_cmp(struct stp_map *m, int column, struct stp_map_entry *a,
+static int stp_map_cmp(struct stp_map *m, int column, char op, struct stp_map_entry *a,
 		       struct stp_map_entry *b)
 {
 	char t = column == 0 ? m->value_type : m->key_types[column - 1];
@@ -171,31 +236,34 @@ static int stp_map_cmp(struct stp_map *m, int column, struct stp_map_entry *a,
 
 	if (t == 's')
 		return strncmp(x, y, MAXSTRINGLEN);
-	if (t == 'x') /* statistics sort by their count */
-		x += offsetof(struct stp_stat, count), y += offsetof(struct stp_stat, count);
+	if (t == 'x') { /* statistics sort by an extractor, @count by default */
+		s64 p = stp_stat_sort_value((const void *)x, op);
+		s64 q = stp_stat_sort_value((const void *)y, op);
+		return p < q ? -1 : p > q;
+	}
 	return *(const s64 *)x < *(const s64 *)y ? -1 : *(const s64 *)x > *(const s64 *)y;
 }
 
 /* Heap sort: in place, no recursion, bounded time. */
 /* The foreach order: `dir` by `column`, ties in insertion order. */
-static int stp_map_order(struct stp_map *m, int column, int dir, struct stp_map_entry *a,
-			 struct stp_map_entry *b)
+static int stp_map_order(struct stp_map *m, int column, int dir, char op,
+			 struct stp_map_entry *a, struct stp_map_entry *b)
 {
-	int r = dir * stp_map_cmp(m, column, a, b);
+	int r = dir * stp_map_cmp(m, column, op, a, b);
 	return r ? r : (a->seq > b->seq) - (a->seq < b->seq);
 }
 
 static void stp_map_sift(struct stp_map *m, struct stp_map_entry **v, unsigned root,
-			 unsigned n, int column, int dir)
+			 unsigned n, int column, int dir, char op)
 {
 	for (;;) {
 		unsigned child = 2 * root + 1;
 		struct stp_map_entry *tmp;
 		if (child >= n)
 			return;
-		if (child + 1 < n && stp_map_order(m, column, dir, v[child + 1], v[child]) > 0)
+		if (child + 1 < n && stp_map_order(m, column, dir, op, v[child + 1], v[child]) > 0)
 			child++;
-		if (stp_map_order(m, column, dir, v[child], v[root]) <= 0)
+		if (stp_map_order(m, column, dir, op, v[child], v[root]) <= 0)
 			return;
 		tmp = v[root];
 		v[root] = v[child];
@@ -204,24 +272,138 @@ static void stp_map_sift(struct stp_map *m, struct stp_map_entry **v, unsigned r
 	}
 }
 
+static void stp_map_aggregate(struct stp_map *m);
+
 unsigned stp_map_sort(struct stp_map *m, int column, int dir, s64 limit)
+{
+	return stp_map_sort_by(m, column, dir, limit, 'c');
+}
+
+unsigned stp_map_sort_by(struct stp_map *m, int column, int dir, s64 limit, char op)
 {
 	struct stp_map_entry **v = stp_map_sorted(m), *e;
 	unsigned n = 0, i;
+
+	if (m->cpu)
+		stp_map_aggregate(m);
 
 	list_for_each_entry(e, &m->used, order)
 		v[n++] = e;
 	if (dir && n > 1) {
 		for (i = n / 2; i-- > 0;)
-			stp_map_sift(m, v, i, n, column, dir);
+			stp_map_sift(m, v, i, n, column, dir, op);
 		for (i = n - 1; i > 0; i--) {
 			e = v[0];
 			v[0] = v[i];
 			v[i] = e;
-			stp_map_sift(m, v, 0, i, column, dir);
+			stp_map_sift(m, v, 0, i, column, dir, op);
 		}
 	}
 	if (limit >= 0 && (u64)limit < n)
 		n = (unsigned)limit;
 	return n;
+}
+
+/* ---- arrays of statistics: per-CPU shares merged on read ---- */
+
+static int stp_map_init_shares(struct stp_map *m)
+{
+	unsigned cpu;
+	atomic64_set(&m->stat_seq, 0);
+	m->scratch = vzalloc(m->value_size);
+	m->cpu = kcalloc(nr_cpu_ids, sizeof(*m->cpu), GFP_KERNEL);
+	if (!m->scratch || !m->cpu)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct stp_map *share = kzalloc(sizeof(*share), GFP_KERNEL);
+		int rc;
+		if (!share)
+			return -ENOMEM;
+		m->cpu[cpu] = share;
+		share->key_types = m->key_types;
+		share->value_type = 'x';
+		share->max_entries = m->max_entries;
+		share->wrap = m->wrap;
+		share->stat = m->stat;
+		share->parent = m;
+		rc = stp_map_init(share);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* `key`'s shares merged into m->scratch; NULL when no CPU has it. */
+static void *stp_map_merge_key(struct stp_map *m, const void *key)
+{
+	const struct stp_stat_desc *d = m->stat;
+	struct stp_stat *agg = m->scratch;
+	bool found = false;
+	unsigned cpu;
+
+	memset(agg, 0, m->value_size);
+	for_each_possible_cpu(cpu) {
+		struct stp_map_entry *e = stp_map_lookup_entry(m->cpu[cpu], key);
+		if (e) {
+			stp_stat_merge(d, agg, stp_map_entry_value(m->cpu[cpu], e));
+			found = true;
+		}
+	}
+	if (!found)
+		return NULL;
+	if (d->variance) {
+		agg->avg_s = div64_s64((s64)((u64)agg->sum << d->shift), agg->count);
+		agg->m2 = 0;
+		for_each_possible_cpu(cpu) {
+			struct stp_map_entry *e = stp_map_lookup_entry(m->cpu[cpu], key);
+			if (e)
+				stp_stat_merge_variance(d, agg, stp_map_entry_value(m->cpu[cpu], e));
+		}
+	}
+	stp_stat_merge_done(d, agg);
+	return agg;
+}
+
+/* Rebuilds the merged view (m's own entries) from the shares, in the
+ * order keys were first added on any CPU. Keys beyond the merged view's
+ * capacity (possible only when CPUs saw different keys) are left out. */
+static void stp_map_aggregate(struct stp_map *m)
+{
+	const struct stp_stat_desc *d = m->stat;
+	struct stp_map_entry *e, *a;
+	unsigned cpu;
+
+	stp_map_clear_entries(m);
+	for_each_possible_cpu(cpu) {
+		struct stp_map *share = m->cpu[cpu];
+		list_for_each_entry(e, &share->used, order) {
+			u32 h = e->hash;
+			a = stp_map_find(m, e->data, h);
+			if (!a) {
+				bool wrap = m->wrap;
+				m->wrap = false;
+				a = stp_map_insert(m, e->data, h);
+				m->wrap = wrap;
+				if (!a)
+					continue;
+				a->seq = e->seq;
+			}
+			if (e->seq < a->seq)
+				a->seq = e->seq;
+			stp_stat_merge(d, stp_map_entry_value(m, a), stp_map_entry_value(share, e));
+		}
+	}
+	list_for_each_entry(a, &m->used, order) {
+		struct stp_stat *agg = stp_map_entry_value(m, a);
+		if (d->variance) {
+			agg->avg_s = div64_s64((s64)((u64)agg->sum << d->shift), agg->count);
+			agg->m2 = 0;
+			for_each_possible_cpu(cpu) {
+				e = stp_map_find(m->cpu[cpu], a->data, a->hash);
+				if (e)
+					stp_stat_merge_variance(d, agg, stp_map_entry_value(m->cpu[cpu], e));
+			}
+		}
+		stp_stat_merge_done(d, agg);
+	}
 }

@@ -5,7 +5,13 @@
  * a long or a string. All entries are allocated at load (MAXMAPENTRIES, or
  * the array's declared size), so probe handlers never allocate. Insertion
  * order is kept for unsorted foreach and for `%` arrays, which drop their
- * oldest entry when full. Callers hold the array's global lock. */
+ * oldest entry when full. Callers hold the array's global lock.
+ *
+ * Arrays of statistics are per-CPU: the array itself is the merged view,
+ * and each CPU has its own share map (`cpu`) that `<<<` fills under the
+ * read lock. stp_map_get() goes to this CPU's share; stp_map_lookup(),
+ * stp_map_sort() and the `in` tests merge the shares (callers hold the
+ * write lock); deletes apply to every share. See docs/runtime.md. */
 #ifndef STP_MAP_H
 #define STP_MAP_H
 
@@ -28,6 +34,7 @@ struct stp_map {
 	char value_type;          /* 'n' long, 's' string, 'x' statistics */
 	unsigned max_entries;     /* 0: MAXMAPENTRIES */
 	bool wrap;                /* `%`: full arrays drop their oldest entry */
+	const struct stp_stat_desc *stat; /* value_type 'x': the statistics' shape */
 	/* runtime state */
 	unsigned nkeys, key_size, value_size, entry_size, nbuckets, count;
 	u64 next_seq;
@@ -36,6 +43,11 @@ struct stp_map {
 	char *pool;
 	struct list_head used, free;
 	struct stp_map_entry ***sorted; /* per CPU: foreach's ordering buffer */
+	/* statistics only */
+	struct stp_map **cpu;     /* per CPU share maps (NULL in a share) */
+	struct stp_map *parent;   /* in a share: the merged map */
+	atomic64_t stat_seq;      /* insertion numbers across all shares */
+	struct stp_stat *scratch; /* stp_map_lookup()'s merged element */
 };
 
 int stp_map_init(struct stp_map *m);
@@ -58,6 +70,8 @@ bool stp_map_exists_matching(struct stp_map *m, const void *key, unsigned wild);
  * `dir` +1/-1 (0 = insertion order), at most `limit` (< 0: all). Returns
  * the count; the entries are in this CPU's buffer, stp_map_sorted(). */
 unsigned stp_map_sort(struct stp_map *m, int column, int dir, s64 limit);
+/* The same, statistics sorted by extractor `op` (see stp_stat_sort_value). */
+unsigned stp_map_sort_by(struct stp_map *m, int column, int dir, s64 limit, char op);
 static inline struct stp_map_entry **stp_map_sorted(struct stp_map *m)
 {
 	return m->sorted[smp_processor_id()];

@@ -30,6 +30,7 @@
 #include "regex.c"
 #include "params.c"
 #include "map.c"
+#include "stat.c"
 #include "probes/begin_end.c"
 #include "probes/timer.c"
 #include "probes/kprobes.c"

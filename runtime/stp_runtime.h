@@ -139,43 +139,7 @@ extern const struct stp_module_desc stp_module;
 
 void stp_error(struct stp_context *c, const char *msg);
 
-struct stp_stat {
-	s64 count, sum, min, max;
-};
-
-static inline void stp_stat_add(struct stp_stat *s, s64 v)
-{
-	if (!s->count || v < s->min)
-		s->min = v;
-	if (!s->count || v > s->max)
-		s->max = v;
-	s->count++;
-	s->sum += v;
-}
-
-/* @count (op 'c'), @sum ('s'), @min ('m'), @max ('M'), @avg ('a') of `s`
- * (NULL: an absent array element, which is empty). @min, @max and @avg of
- * an empty aggregate are a run-time error, as in SystemTap. */
-static inline s64 stp_stat_extract(struct stp_context *c, const struct stp_stat *s, char op,
-				   const char *loc)
-{
-	s64 n = s ? s->count : 0;
-	if (op == 'c')
-		return n;
-	if (op == 's')
-		return s ? s->sum : 0;
-	if (!n) {
-		c->error_loc = loc;
-		stp_error(c, "empty aggregate");
-		return 0;
-	}
-	if (op == 'm')
-		return s->min;
-	if (op == 'M')
-		return s->max;
-	return div64_s64(s->sum, n);
-}
-
+#include "stat.h"
 #include "map.h"
 
 /* ---- for generated code ---- */

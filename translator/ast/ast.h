@@ -297,6 +297,14 @@ struct GlobalDecl : Node {
   // Filled in by type inference.
   Type type = Type::Unknown;
   std::vector<Type> key_types;
+  // Statistics only, filled in by check_stats: the one histogram shape all
+  // `@hist_*` of this variable use, and the @variance bit shift.
+  struct StatShape {
+    enum Hist : uint8_t { None, Log, Linear } hist = None;
+    int64_t start = 0, stop = 0, interval = 0;
+    bool variance = false;
+    int shift = 0;
+  } stat;
   void accept(Visitor &v) override;
 };
 

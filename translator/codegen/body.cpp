@@ -190,17 +190,15 @@ public:
               expr(n.else_expr) + "))";
   }
   void visit(ast::AssignExpr &n) override {
+    if (n.op == "<<<") {
+      aggregate(n);
+      return;
+    }
     auto place = lvalue(n.target);
     if (!place)
       return;
     const std::string &t = place->lv, &pre = place->prelude;
     std::string v = expr(n.value);
-    if (n.op == "<<<") {
-      std::string stat = dynamic_cast<ast::SymbolExpr *>(n.target) ? "&" + t : t;
-      result_ = "({ " + pre + "s64 _v = " + v + "; if (!c->last_error) stp_stat_add(" + stat +
-                ", _v); _v; })";
-      return;
-    }
     std::string loc = c_string_literal(loc_string(n.loc));
     // The value is computed first; an error while computing it leaves the
     // target as it was.
@@ -276,6 +274,9 @@ public:
           args += ", " + std::string(n.args[i]->type == ast::Type::String ? "" : "(long long)") + v[i];
         return "stp_sprintf(" + buf + ", " + c_string_literal(fmt) + args + ")";
       });
+    } else if ((n.name == "print" || n.name == "println") && n.args.size() == 1 &&
+               dynamic_cast<ast::HistExpr *>(n.args[0])) {
+      result_ = print_hist(n, *static_cast<ast::HistExpr *>(n.args[0]));
     } else if (n.name == "print" || n.name == "println") {
       std::string fmt;
       for (ast::Expr *a : n.args)
@@ -295,6 +296,16 @@ public:
 
   // Everything not translated yet is reported, never miscompiled.
   void visit(ast::IndexExpr &n) override {
+    if (auto *h = dynamic_cast<ast::HistExpr *>(n.base)) {
+      Merged m = merged(h->stat);
+      if (!m.ok || n.indexes.size() != 1 || !n.indexes[0]) {
+        unsupported(n, "this histogram bucket");
+        return;
+      }
+      result_ = "({ " + m.code + "s64 _b = " + expr(n.indexes[0]) + "; stp_stat_bucket(c, &" +
+                m.desc + ", _h, _b, " + c_string_literal(loc_string(n.loc)) + "); })";
+      return;
+    }
     ast::GlobalDecl *g = array_of(n.base);
     if (!g) {
       unsupported(n, "indexing this kind of expression");
@@ -338,7 +349,7 @@ public:
     } else if (auto *sym = dynamic_cast<ast::SymbolExpr *>(n.target)) {
       std::string v = expr(sym);
       out_.line(sym->type == ast::Type::String  ? v + "[0] = '\\0';"
-                : sym->type == ast::Type::Stats ? "memset(&" + v + ", 0, sizeof(" + v + "));"
+                : sym->type == ast::Type::Stats ? "stp_stat_var_clear(&" + v + ");"
                                                 : v + " = 0;");
     } else {
       unsupported(n, "delete of this kind of expression");
@@ -346,6 +357,10 @@ public:
     end_stmt();
   }
   void visit(ast::ForeachStmt &n) override {
+    if (auto *h = dynamic_cast<ast::HistExpr *>(n.array)) {
+      foreach_bucket(n, *h);
+      return;
+    }
     ast::GlobalDecl *g = array_of(n.array);
     if (!g) {
       unsupported(n, "foreach over this kind of expression");
@@ -361,8 +376,11 @@ public:
       slice = fill_key(*g, n.slice);
       out_.line(slice.code);
     }
-    out_.line("unsigned " + count + " = stp_map_sort(" + m + ", " + std::to_string(n.sort_column) +
-              ", " + std::to_string(n.sort_dir) + ", " + limit + ");");
+    // Statistics sort by an extractor, @count by default.
+    std::string by = g->type == ast::Type::Stats ? std::string(", '") + stat_op(n.sort_aggr) + "'" : "";
+    out_.line("unsigned " + count + " = stp_map_sort" + (by.empty() ? "" : "_by") + "(" + m + ", " +
+              std::to_string(n.sort_column) + ", " + std::to_string(n.sort_dir) + ", " + limit +
+              by + ");");
     out_.line("struct stp_map_entry **" + ents + " = stp_map_sorted(" + m + ");");
     out_.open("for (unsigned " + i + " = 0; " + i + " < " + count + " && !c->last_error; " + i +
               "++)");
@@ -393,8 +411,8 @@ public:
   void visit(ast::AutocastExpr &n) override { unsupported(n, "'->' on a script value (autocast)"); }
   void visit(ast::AtOpExpr &n) override { unsupported(n, "@" + n.name); }
   void visit(ast::StatExpr &n) override {
-    static const std::map<std::string, char> ops = {
-        {"count", 'c'}, {"sum", 's'}, {"min", 'm'}, {"max", 'M'}, {"avg", 'a'}};
+    static const std::map<std::string, char> ops = {{"count", 'c'}, {"sum", 's'}, {"min", 'm'},
+                                                    {"max", 'M'}, {"avg", 'a'}, {"variance", 'v'}};
     auto op = ops.find(n.op);
     if (op == ops.end()) {
       unsupported(n, "@" + n.op);
@@ -403,7 +421,8 @@ public:
     std::string loc = c_string_literal(loc_string(n.loc));
     std::string extract = std::string("stp_stat_extract(c, _p, '") + op->second + "', " + loc + ")";
     if (auto *s = dynamic_cast<ast::SymbolExpr *>(n.stat); s && s->global && !s->global->array) {
-      result_ = "({ const struct stp_stat *_p = &" + global_name(*s->global) + "; " + extract + "; })";
+      result_ = "({ const struct stp_stat *_p = stp_stat_var_merge(&" + global_name(*s->global) +
+                "); " + extract + "; })";
       return;
     }
     auto *ix = dynamic_cast<ast::IndexExpr *>(n.stat);
@@ -416,7 +435,9 @@ public:
     result_ = "({ " + k.code + "const struct stp_stat *_p = stp_map_lookup(&" + global_name(*g) +
               ", " + k.key + "); " + extract + "; })";
   }
-  void visit(ast::HistExpr &n) override { unsupported(n, "histograms"); }
+  void visit(ast::HistExpr &n) override {
+    unsupported(n, "a histogram outside print(), println(), [bucket] and foreach");
+  }
   void visit(ast::EmbeddedExpr &n) override { unsupported(n, "embedded C"); }
   // try { A } catch (msg) { B }: errors in A jump to the catch label, which
   // takes the message and clears the error. MAXACTION is not caught (the
@@ -448,6 +469,94 @@ public:
   void visit(ast::EmbeddedStmt &n) override { unsupported(n, "embedded C"); }
 
 private:
+  // ---- statistics
+  static char stat_op(const std::string &aggr) {
+    static const std::map<std::string, char> ops = {{"count", 'c'}, {"sum", 's'}, {"min", 'm'},
+                                                    {"max", 'M'}, {"avg", 'a'}, {"variance", 'v'}};
+    auto op = ops.find(aggr);
+    return op == ops.end() ? 'c' : op->second;
+  }
+  // `x <<< v` adds to this CPU's share of x (see runtime/stat.h).
+  void aggregate(ast::AssignExpr &n) {
+    if (auto *s = dynamic_cast<ast::SymbolExpr *>(n.target); s && s->global && !s->global->array) {
+      result_ = "({ s64 _v = " + expr(n.value) + "; if (!c->last_error) stp_stat_var_add(&" +
+                global_name(*s->global) + ", _v); _v; })";
+      return;
+    }
+    auto *ix = dynamic_cast<ast::IndexExpr *>(n.target);
+    ast::GlobalDecl *g = ix ? array_of(ix->base) : nullptr;
+    if (!g) {
+      unsupported(n, "'<<<' into this kind of expression");
+      return;
+    }
+    KeyFill k = fill_key(*g, ix->indexes);
+    if (k.wild) {
+      unsupported(n, "'*' in an array element that is aggregated");
+      return;
+    }
+    result_ = "({ " + k.code + "s64 _v = " + expr(n.value) +
+              "; if (!c->last_error) { struct stp_stat *_p = stp_map_get(c, &" + global_name(*g) +
+              ", " + k.key + "); if (_p) stp_stat_add(&" + stat_desc_name(*g) + ", _p, _v); } _v; })";
+  }
+  // The merged aggregate of a histogram's operand, `x` or `A[k]`: `code`
+  // sets `const struct stp_stat *_h` (NULL for an absent element).
+  struct Merged {
+    bool ok = false;
+    std::string code, desc;
+  };
+  Merged merged(ast::Expr *stat) {
+    Merged m;
+    if (auto *s = dynamic_cast<ast::SymbolExpr *>(stat); s && s->global && !s->global->array) {
+      m.ok = true;
+      m.desc = stat_desc_name(*s->global);
+      m.code = "const struct stp_stat *_h = stp_stat_var_merge(&" + global_name(*s->global) + "); ";
+      return m;
+    }
+    auto *ix = dynamic_cast<ast::IndexExpr *>(stat);
+    ast::GlobalDecl *g = ix ? array_of(ix->base) : nullptr;
+    if (!g)
+      return m;
+    KeyFill k = fill_key(*g, ix->indexes);
+    if (k.wild)
+      return m;
+    m.ok = true;
+    m.desc = stat_desc_name(*g);
+    m.code = k.code + "const struct stp_stat *_h = stp_map_lookup(&" + global_name(*g) + ", " +
+             k.key + "); ";
+    return m;
+  }
+  // print() and println() of a histogram print the same chart (which ends
+  // with an empty line), as SystemTap 4.8 does; an empty one is an error.
+  std::string print_hist(ast::CallExpr &call, ast::HistExpr &h) {
+    Merged m = merged(h.stat);
+    if (!m.ok) {
+      unsupported(h, "printing this histogram");
+      return result_;
+    }
+    return "({ " + m.code + "if (!_h || !_h->count) { c->error_loc = " +
+           c_string_literal(loc_string(call.loc)) + "; stp_error(c, \"empty aggregate\"); } " +
+           "else stp_stat_print_hist(c, &" + m.desc + ", _h); (s64)0; })";
+  }
+  // foreach (b in @hist_*(x)): the bucket numbers, in order.
+  void foreach_bucket(ast::ForeachStmt &n, ast::HistExpr &h) {
+    Merged m = merged(h.stat);
+    if (!m.ok || n.keys.size() != 1 || n.value || !n.slice.empty()) {
+      unsupported(n, "this foreach over a histogram");
+      return;
+    }
+    begin_stmt(n);
+    std::string id = std::to_string(seq_++), i = "_i" + id, lim = "_l" + id;
+    out_.open("");
+    out_.line("s64 " + lim + " = " + (n.limit ? expr(n.limit) : "-1") + ";");
+    out_.open("for (unsigned " + i + " = 0; " + i + " < " + m.desc + ".buckets && !c->last_error && (" +
+              lim + " < 0 || " + i + " < " + lim + "); " + i + "++)");
+    out_.line(expr(n.keys[0]) + " = " + i + ";");
+    n.body->accept(*this);
+    out_.close();
+    out_.close();
+    end_stmt();
+  }
+
   std::string count(const SourceLoc &loc) {
     return "stp_count_action(c, " + c_string_literal(loc_string(loc)) + ")";
   }

@@ -91,16 +91,28 @@ void emit_global_display(ModuleWriter &w, const std::vector<ast::GlobalDecl *> &
   out.open("static void stp_display_globals(struct stp_context *c)");
   for (ast::GlobalDecl *g : globals) {
     std::string name = global_name(*g);
-    out.line("read_lock(&" + global_lock_name(*g) + ");");
+    // Statistics are merged on read, which takes the write lock.
+    bool stats = g->type == ast::Type::Stats;
+    std::string lock = stats ? "write_" : "read_";
+    out.line(lock + "lock(&" + global_lock_name(*g) + ");");
     if (!g->array) {
       std::string args;
-      std::string fmt = g->name + value_format(g->type, args, "(&" + name + ")") + "\\n";
+      std::string v = "(&" + name + ")";
+      if (stats) {
+        out.open("");
+        out.line("const struct stp_stat *s = stp_stat_var_merge(&" + name + ");");
+        v = "s";
+      }
+      std::string fmt = g->name + value_format(g->type, args, v) + "\\n";
       if (g->type == ast::Type::String)
         args = ", " + name;
       out.line("stp_printf(c, \"" + fmt + "\"" + args + ");");
+      if (stats)
+        out.close();
     } else {
       out.open("");
-      out.line("unsigned i, n = stp_map_sort(&" + name + ", 0, 0, -1);");
+      // Arrays of statistics by @count, largest first, as SystemTap 4.8.
+      out.line("unsigned i, n = stp_map_sort(&" + name + ", 0, " + (stats ? "-1" : "0") + ", -1);");
       out.line("struct stp_map_entry **e = stp_map_sorted(&" + name + ");");
       out.open("for (i = 0; i < n; i++)");
       out.line("const " + global_key_struct(*g) + " *k = stp_map_entry_key(e[i]);");
@@ -116,7 +128,7 @@ void emit_global_display(ModuleWriter &w, const std::vector<ast::GlobalDecl *> &
       out.close();
       out.close();
     }
-    out.line("read_unlock(&" + global_lock_name(*g) + ");");
+    out.line(lock + "unlock(&" + global_lock_name(*g) + ");");
   }
   out.close();
   out.open("static const struct stp_probe stp_probe_display =");

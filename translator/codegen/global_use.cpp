@@ -9,11 +9,28 @@ class Collector : public ast::Visitor {
 public:
   Collector(GlobalUseAnalysis &a, GlobalUse &use) : analysis_(a), use_(use) {}
 
+  // Reading statistics merges every CPU's share: that excludes `<<<`,
+  // so it takes the write lock. `<<<` itself takes only the read lock:
+  // it changes only this CPU's share.
   void visit(ast::SymbolExpr &n) override {
-    if (n.global)
+    if (n.global && n.global->type == ast::Type::Stats)
+      use_[n.global] = true;
+    else if (n.global)
       use_.emplace(n.global, false);
   }
   void visit(ast::AssignExpr &n) override {
+    if (n.op == "<<<") {
+      ast::Expr *base = n.target;
+      if (auto *ix = dynamic_cast<ast::IndexExpr *>(n.target)) {
+        for (ast::Expr *k : ix->indexes)
+          visit_expr(k);
+        base = ix->base;
+      }
+      if (auto *s = dynamic_cast<ast::SymbolExpr *>(base); s && s->global)
+        use_.emplace(s->global, false);
+      visit_expr(n.value);
+      return;
+    }
     Visitor::visit(n);
     written(n.target);
   }

@@ -11,6 +11,8 @@ inline std::string global_lock_name(const ast::GlobalDecl &g) { return "g_" + g.
 inline std::string global_key_struct(const ast::GlobalDecl &g) {
   return "struct g_" + g.name + "_key";
 }
+// Statistics: the shape (`struct stp_stat_desc`) of global g's aggregates.
+inline std::string stat_desc_name(const ast::GlobalDecl &g) { return "g_" + g.name + "_desc"; }
 inline std::string local_name(const ast::VarDecl &v) { return "l->v_" + v.name; }
 inline std::string function_name(const ast::FunctionDecl &f) {
   return "f_" + f.name + "_" + std::to_string(f.params.size());

@@ -21,11 +21,32 @@ char type_letter(ast::Type t) {
 // Scalars: `static DEFINE_RWLOCK(g_x_lock); static s64 g_x = 5;`
 // Arrays: the key struct, `static struct stp_map g_a = {...}`, and their
 // set-up and tear-down in init_globals/free_globals.
+// `static const struct stp_stat_desc g_x_desc = {...};`: the histogram
+// shape and @variance shift check_stats found for statistics global g.
+void emit_stat_desc(Emitter &out, const ast::GlobalDecl &g) {
+  using Shape = ast::GlobalDecl::StatShape;
+  const Shape &s = g.stat;
+  std::string hist = "STP_HIST_NONE", buckets = "0";
+  if (s.hist == Shape::Log) {
+    hist = "STP_HIST_LOG";
+    buckets = "STP_HIST_LOG_BUCKETS";
+  } else if (s.hist == Shape::Linear) {
+    hist = "STP_HIST_LINEAR";
+    buckets = std::to_string((s.stop - s.start) / s.interval + 3);
+  }
+  out.line("static const struct stp_stat_desc " + stat_desc_name(g) + " = { .hist = " + hist +
+           ", .start = " + std::to_string(s.start) + "LL, .interval = " +
+           std::to_string(s.interval) + "LL, .buckets = " + buckets + ", .variance = " +
+           (s.variance ? "true" : "false") + ", .shift = " + std::to_string(s.shift) + " };");
+}
+
 void emit_globals(ModuleWriter &w, Program &program, Diagnostics &diag) {
   Emitter &out = w.out();
-  std::vector<ast::GlobalDecl *> arrays;
+  std::vector<ast::GlobalDecl *> arrays, stats;
   for (ast::GlobalDecl *g : program.globals) {
     out.line("static DEFINE_RWLOCK(" + global_lock_name(*g) + ");");
+    if (g->type == ast::Type::Stats)
+      emit_stat_desc(out, *g);
     if (g->array) {
       if (g->key_types.empty() || g->key_types.size() > 9) {
         diag.error(g->loc, "array '" + g->name + "' needs 1 to 9 keys");
@@ -43,8 +64,15 @@ void emit_globals(ModuleWriter &w, Program &program, Diagnostics &diag) {
         size = std::to_string(n->value);
       out.line("static struct stp_map " + global_name(*g) + " = { .key_types = \"" + letters +
                "\", .value_type = '" + type_letter(g->type) + "', .max_entries = " + size +
-               ", .wrap = " + (g->wrap ? "true" : "false") + " };");
+               ", .wrap = " + (g->wrap ? "true" : "false") +
+               (g->type == ast::Type::Stats ? ", .stat = &" + stat_desc_name(*g) : "") + " };");
       arrays.push_back(g);
+      continue;
+    }
+    if (g->type == ast::Type::Stats) {
+      out.line("static struct stp_stat_var " + global_name(*g) + " = { .desc = &" +
+               stat_desc_name(*g) + " };");
+      stats.push_back(g);
       continue;
     }
     std::string decl = "static " + c_declare(g->type, global_name(*g));
@@ -55,17 +83,21 @@ void emit_globals(ModuleWriter &w, Program &program, Diagnostics &diag) {
     out.line(decl + ";");
   }
   out.blank();
-  if (arrays.empty())
+  if (arrays.empty() && stats.empty())
     return;
   out.open("static int stp_init_globals(void)");
   out.line("int rc = 0;");
   for (ast::GlobalDecl *g : arrays)
     out.line("rc = rc ? rc : stp_map_init(&" + global_name(*g) + ");");
+  for (ast::GlobalDecl *g : stats)
+    out.line("rc = rc ? rc : stp_stat_var_init(&" + global_name(*g) + ");");
   out.line("return rc;");
   out.close();
   out.open("static void stp_free_globals(void)");
   for (ast::GlobalDecl *g : arrays)
     out.line("stp_map_free(&" + global_name(*g) + ");");
+  for (ast::GlobalDecl *g : stats)
+    out.line("stp_stat_var_free(&" + global_name(*g) + ");");
   out.close();
   out.blank();
   w.set_module_field("init_globals", "stp_init_globals");

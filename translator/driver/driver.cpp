@@ -13,6 +13,7 @@
 #include "passes/print.h"
 #include "passes/print_program.h"
 #include "passes/resolve_probes.h"
+#include "passes/check_stats.h"
 #include "passes/infer_types.h"
 #include "passes/load_tapsets.h"
 #include "passes/resolve_symbols.h"
@@ -111,6 +112,8 @@ bool Driver::pass2_elaborate() {
     infer_types(program_, diag_);
   if (!diag_.errors())
     check_global_settings(program_, opts_.global_sets, diag_);
+  if (!diag_.errors())
+    check_stats(program_, diag_);
   if (diag_.errors())
     return false;
   if (program_.probes.empty()) {

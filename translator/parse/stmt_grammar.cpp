@@ -120,7 +120,8 @@ const auto foreach_body = [](auto &ctx) { val<ForeachStmt>(ctx)->body = _attr(ct
 
 const auto &expr = expression_part;
 const auto sort_tok = ops("'+' or '-'", "+", "-");
-const auto stat_tok = at("statistic extractor", "@count", "@sum", "@min", "@max", "@avg");
+const auto stat_tok = at("statistic extractor", "@count", "@sum", "@min", "@max", "@avg",
+                         "@variance");
 const auto hist_tok = LiteralParser{{}, TokKind::AtIdent, "@hist_log", "histogram"};
 const auto hist_linear_tok = LiteralParser{{}, TokKind::AtIdent, "@hist_linear", "histogram"};
 const auto end_tok = LiteralParser{{}, TokKind::End, "", "end of input"};

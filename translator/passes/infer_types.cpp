@@ -119,6 +119,12 @@ public:
 
   void visit(ast::IndexExpr &n) override {
     Visitor::visit(n);
+    if (dynamic_cast<ast::HistExpr *>(n.base)) { // a histogram bucket's count
+      for (ast::Expr *i : n.indexes)
+        want(i, Type::Long, "histogram bucket index");
+      set(n, Type::Long);
+      return;
+    }
     auto *sym = dynamic_cast<ast::SymbolExpr *>(n.base);
     if (!sym || !sym->global)
       return;
@@ -218,6 +224,13 @@ public:
   }
   void visit(ast::ForeachStmt &n) override {
     Visitor::visit(n);
+    if (dynamic_cast<ast::HistExpr *>(n.array)) { // over bucket numbers
+      for (ast::SymbolExpr *k : n.keys)
+        set_target(k, Type::Long);
+      if (n.value)
+        set_target(n.value, Type::Long);
+      return;
+    }
     auto *sym = dynamic_cast<ast::SymbolExpr *>(n.array);
     if (!sym || !sym->global)
       return;
