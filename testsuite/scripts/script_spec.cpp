@@ -62,6 +62,8 @@ std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string 
       s.guest_command = v;
     } else if (directive("pass", v)) {
       s.last_pass = std::stoi(v);
+    } else if (directive("cpus", v)) {
+      s.cpus = std::stoi(v);
     }
   }
   return s;

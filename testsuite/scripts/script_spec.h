@@ -28,6 +28,7 @@ struct ScriptSpec {
   int status = 0;
   std::string stap_args, staprun_args, guest_command;
   int last_pass = 5;
+  int cpus = 1; // the guest's CPUs (scripts with the same count share a boot)
 };
 
 // For test names and failure messages.

@@ -84,7 +84,7 @@ const ArchRun &arch_run(const std::string &arch) {
   std::thread a(worker), b(worker);
   a.join();
   b.join();
-  std::vector<remote::VmJob> jobs;
+  std::map<int, std::vector<remote::VmJob>> jobs_by_cpus; // one boot per CPU count
   for (size_t i = 0; i < specs.size(); ++i) {
     const ScriptSpec &s = specs[i];
     run.builds[s.name] = results[i];
@@ -102,16 +102,19 @@ const ArchRun &arch_run(const std::string &arch) {
     }
     job.files = {ko};
     job.timeout_s = 60;
-    jobs.push_back(job);
+    jobs_by_cpus[s.cpus].push_back(job);
   }
-  remote::VmOptions opts;
-  opts.staprun_x86_64 = kBin + "/staprun";
-  opts.staprun_i386 = kBin + "/staprun32";
-  try {
-    for (auto &r : remote::run_vm_batch(*target, jobs, opts).jobs)
-      run.results[r.name] = r;
-  } catch (const remote::VmError &e) {
-    run.error = e.what();
+  for (const auto &[cpus, jobs] : jobs_by_cpus) {
+    remote::VmOptions opts;
+    opts.staprun_x86_64 = kBin + "/staprun";
+    opts.staprun_i386 = kBin + "/staprun32";
+    opts.cpus = cpus;
+    try {
+      for (auto &r : remote::run_vm_batch(*target, jobs, opts).jobs)
+        run.results[r.name] = r;
+    } catch (const remote::VmError &e) {
+      run.error = e.what();
+    }
   }
   std::filesystem::remove_all(dir);
   return run;

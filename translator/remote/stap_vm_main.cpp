@@ -1,5 +1,6 @@
 // stap-vm: runs shell commands in a disposable qemu guest, for people,
 // benchmarks and debugging (stap --remote=qemu:// uses the same library).
+#include <algorithm>
 #include "remote/batch_file.h"
 #include "remote/vm.h"
 #include "util/diag.h"
@@ -26,6 +27,7 @@ const char usage[] =
     "  --staprun P       staprun for x86_64 guests (default: beside stap-vm)\n"
     "  --staprun32 P     staprun for i386 guests (default: staprun32 beside stap-vm)\n"
     "  --memory MB       guest memory (default 512)\n"
+    "  --cpus N          guest CPUs (default 1)\n"
     "  --kernel-args A   appended to the guest kernel's command line\n"
     "  --kernel-log      print each job's kernel log to stderr\n"
     "  --keep            keep the work directory (job dirs, console logs)\n"
@@ -101,7 +103,7 @@ void print_batch_job(size_t i, size_t n, const VmJobResult &r, bool kernel_log) 
 
 int main(int argc, char **argv) {
   enum { RELEASE = 256, URL, TIMEOUT, FILE_, STAPRUN, STAPRUN32, MEMORY, KARGS,
-         KLOG, KEEP, VERBOSE, BATCH, LIST, HELP };
+         KLOG, KEEP, VERBOSE, BATCH, LIST, HELP, CPUS };
   static const option longopts[] = {
       {"release", required_argument, nullptr, RELEASE},
       {"url", required_argument, nullptr, URL},
@@ -110,6 +112,7 @@ int main(int argc, char **argv) {
       {"staprun", required_argument, nullptr, STAPRUN},
       {"staprun32", required_argument, nullptr, STAPRUN32},
       {"memory", required_argument, nullptr, MEMORY},
+      {"cpus", required_argument, nullptr, CPUS},
       {"kernel-args", required_argument, nullptr, KARGS},
       {"kernel-log", no_argument, nullptr, KLOG},
       {"keep", no_argument, nullptr, KEEP},
@@ -134,6 +137,7 @@ int main(int argc, char **argv) {
     case STAPRUN: options.staprun_x86_64 = optarg; break;
     case STAPRUN32: options.staprun_i386 = optarg; break;
     case MEMORY: options.memory_mb = std::atoi(optarg); break;
+    case CPUS: options.cpus = std::max(1, std::atoi(optarg)); break;
     case KARGS: options.kernel_args = optarg; break;
     case KLOG: kernel_log = true; break;
     case KEEP: options.keep = true; break;
