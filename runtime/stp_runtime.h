@@ -86,7 +86,9 @@ struct stp_context {
 typedef void (*stp_handler_fn)(struct stp_context *c);
 
 struct stp_probe {
-	const char *pp;       /* the probe point as written, for pp() and errors */
+	const char *pp;       /* the probe point as resolved, for pp() and errors */
+	const char *pn;       /* the script-level name (alias name), for pn() */
+	const char *func;     /* the probed kernel function or "", for probefunc() */
 	const char *loc;      /* "file:line:col" of the probe declaration */
 	stp_handler_fn handler;
 };

@@ -9,6 +9,8 @@ std::string ModuleWriter::probe_descriptor(const probes::ResolvedProbe &p) {
   std::string name = "stp_probe_" + std::to_string(descriptors_.size());
   out_.open("static const struct stp_probe " + name + " =");
   out_.line(".pp = " + c_string_literal(p.pp) + ",");
+  out_.line(".pn = " + c_string_literal(p.pn) + ",");
+  out_.line(".func = " + c_string_literal(p.function) + ",");
   out_.line(".loc = " + c_string_literal(loc_string(p.point->loc)) + ",");
   out_.line(".handler = " + p.handler + ",");
   out_.close(";");

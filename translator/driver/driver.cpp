@@ -10,6 +10,7 @@
 #include "driver/target.h"
 #include "parse/parser.h"
 #include "passes/global_settings.h"
+#include "passes/list_probes.h"
 #include "passes/print.h"
 #include "passes/print_program.h"
 #include "passes/resolve_probes.h"
@@ -104,7 +105,9 @@ bool Driver::pass1_parse() {
 
 bool Driver::pass2_elaborate() {
   timer_.reset();
-  resolve_probes(program_, diag_);
+  probes::set_kernel_release(target_.release);
+  bool listing = !opts_.list_pattern.empty();
+  resolve_probes(program_, arena_, diag_, /*quiet_no_match=*/listing);
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
   if (!diag_.errors() && !opts_.unoptimized)
     warn_unused_locals(program_, diag_);
@@ -116,6 +119,8 @@ bool Driver::pass2_elaborate() {
     check_stats(program_, diag_);
   if (diag_.errors())
     return false;
+  if (listing)
+    return list_probes(program_, opts_.list_vars, std::cout);
   if (program_.probes.empty()) {
     diag_.error("no probes found");
     return false;

@@ -37,6 +37,8 @@ void usage(FILE *to) {
       "   --disable-cache  neither use nor fill the module cache\n"
       "   --poison-cache   ignore the module cache, but fill it\n"
       "   --clean-cache    prune the module cache to its size limit and exit\n"
+      "   -l PROBE   list the probe points PROBE matches\n"
+      "   -L PROBE   list them with their context variables\n"
       "   -h, --help      show this help\n"
       "   -V, --version   show the version\n",
       to);
@@ -82,7 +84,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
   bool ok = true;
   optind = 1;
   int c;
-  while (ok && (c = getopt_long(argc, argv, "hVp:vkguwWm:r:R:I:D:G:c:x:o:s:e:",
+  while (ok && (c = getopt_long(argc, argv, "hVp:vkguwWm:r:R:I:D:G:c:x:o:s:e:l:L:",
                                 longopts, nullptr)) != -1) {
     switch (c) {
     case 'h': usage(stdout); exit_now = true; return o;
@@ -137,6 +139,11 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
     case OPT_DISABLE_CACHE: o.disable_cache = true; break;
     case OPT_POISON_CACHE: o.poison_cache = true; break;
     case OPT_CLEAN_CACHE: o.clean_cache = true; break;
+    case 'l':
+    case 'L':
+      o.list_pattern = optarg;
+      o.list_vars = c == 'L';
+      break;
     default: usage(stderr); return std::nullopt;
     }
   }
@@ -147,6 +154,11 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
     return std::nullopt;
   }
   int i = optind;
+  if (!o.list_pattern.empty()) {
+    // The listing is a script of its own: `probe PATTERN {}`, up to pass 2.
+    o.script_text = "probe " + o.list_pattern + " {}";
+    o.last_pass = 2;
+  }
   if (!o.script_text) {
     if (i >= argc && o.clean_cache) // --clean-cache alone needs no script
       return o;

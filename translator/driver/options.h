@@ -37,6 +37,11 @@ struct Options {
   std::string output_file;    // -o
   unsigned buffer_mb = 0;     // -s
   std::string remote;         // --remote=URL
+
+  // -l PATTERN / -L PATTERN: list the probe points PATTERN matches (and,
+  // with -L, their context variables) instead of running a script.
+  std::string list_pattern;
+  bool list_vars = false;
 };
 
 // Parses argv. Errors (unknown options, bad values, conflicting options)

@@ -45,7 +45,7 @@ void print_program(const Program &p, std::ostream &out) {
   out << "# probes\n";
   std::set<const ast::ProbeDecl *> shown;
   for (const auto &rp : p.probes) {
-    out << rp.pp << " /* <- " << probes::probe_point_string(*rp.point) << " */\n";
+    out << rp.pp << " /* <- " << rp.pn << " */\n";
     if (shown.insert(rp.decl).second)
       locals(rp.decl->locals, out);
   }

@@ -1,23 +1,244 @@
+// Pass 2a: probe points to concrete probes. A point is first matched
+// against the probe aliases of the script and the tapsets (wildcards,
+// alias suffixes, aliases of aliases); what is left is handed to the probe
+// family its first component names. A probe whose points went through
+// aliases gets a body of its own: the aliases' prologues, a copy of the
+// user's body, the epilogues, all in one scope, as SystemTap does.
 #include "passes/resolve_probes.h"
 
-namespace stap {
+#include "ast/clone.h"
+#include "probes/alias_trie.h"
 
-void resolve_probes(Program &program, Diagnostics &diag) {
-  ast::File &script = *program.files.front();
-  for (ast::ProbeDecl *decl : script.probes) {
-    for (ast::ProbePoint *point : decl->points) {
+#include <algorithm>
+#include <fnmatch.h>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace stap {
+namespace {
+
+bool has_wildcard(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
+
+// What alias expansion adds around one use of a point.
+struct Expansion {
+  std::string pn;                           // the script-level name, once known
+  std::vector<ast::BlockStmt *> prologues;  // run in this order, before the body
+  std::vector<ast::BlockStmt *> epilogues;  // run in this order, after it
+  std::vector<ast::Expr *> conditions;      // all must hold
+  std::vector<const ast::ProbeAliasDecl *> chain; // aliases being expanded
+  const ast::ProbePoint *use = nullptr;     // the user's point
+};
+
+class ProbeResolver {
+public:
+  ProbeResolver(Program &p, ast::Arena &a, Diagnostics &d, bool quiet_no_match)
+      : program_(p), arena_(a), diag_(d), quiet_no_match_(quiet_no_match) {
+    for (const auto &f : p.files)
+      for (ast::ProbeAliasDecl *alias : f->aliases)
+        trie_.add(*alias);
+  }
+
+  void resolve(ast::ProbeDecl &decl) {
+    for (ast::ProbePoint *point : decl.points) {
       if (point->components.empty())
         continue;
-      const auto &root = point->components[0];
-      const probes::ProbeFamily *family = probes::find_family(root.functor);
-      if (!family) {
-        if (!point->optional && !point->sufficient)
-          diag.error(root.loc, "no probe point matches '" + probes::probe_point_string(*point) + "'");
-        continue;
-      }
-      family->resolve(*decl, *point, program.probes, diag);
+      Expansion e;
+      e.use = point;
+      if (point->condition)
+        e.conditions.push_back(point->condition);
+      size_t found = expand(decl, *point, e, point->optional || point->sufficient);
+      if (found && point->sufficient)
+        break;
     }
   }
+
+private:
+  // Resolves `point` (the user's or an alias target) in context `e`;
+  // returns how many probes it gave.
+  size_t expand(ast::ProbeDecl &decl, ast::ProbePoint &point, const Expansion &e,
+                bool optional) {
+    std::vector<probes::AliasMatch> matches = trie_.match(point.components);
+    if (matches.empty())
+      return resolve_family(decl, point, e, optional);
+    size_t found = 0;
+    for (const probes::AliasMatch &m : matches) {
+      std::vector<ast::ProbePointComponent> suffix(point.components.begin() + m.consumed,
+                                                   point.components.end());
+      for (const ast::ProbeAliasDecl *alias : m.aliases)
+        found += expand_alias(decl, point, *alias, m.name, suffix, e, optional);
+    }
+    return found;
+  }
+
+  size_t expand_alias(ast::ProbeDecl &decl, ast::ProbePoint &point,
+                      const ast::ProbeAliasDecl &alias, const std::string &name,
+                      const std::vector<ast::ProbePointComponent> &suffix, const Expansion &e,
+                      bool optional) {
+    if (std::find(e.chain.begin(), e.chain.end(), &alias) != e.chain.end()) {
+      std::string path;
+      for (const ast::ProbeAliasDecl *a : e.chain)
+        path += probes::probe_point_string(*a->names.front()) + " -> ";
+      diag_.error(point.loc, "probe alias '" + name + "' refers to itself (" + path + name + ")");
+      return 0;
+    }
+    Expansion inner = e;
+    inner.chain.push_back(&alias);
+    if (inner.pn.empty()) {
+      inner.pn = name;
+      for (const auto &c : suffix)
+        inner.pn += "." + probes::component_string(c);
+    }
+    if (alias.epilogue) {
+      inner.epilogues.push_back(alias.body);
+    } else {
+      inner.prologues.insert(inner.prologues.begin(), alias.body);
+      if (alias.epilogue_body)
+        inner.epilogues.push_back(alias.epilogue_body);
+    }
+    size_t found = 0;
+    for (const ast::ProbePoint *target : alias.targets) {
+      auto *p = arena_.make<ast::ProbePoint>(target->loc);
+      p->components = target->components;
+      p->components.insert(p->components.end(), suffix.begin(), suffix.end());
+      p->optional = target->optional;
+      p->sufficient = target->sufficient;
+      Expansion t = inner;
+      if (target->condition)
+        t.conditions.push_back(target->condition);
+      size_t n = expand(decl, *p, t, optional || target->optional || target->sufficient);
+      found += n;
+      if (n && target->sufficient)
+        break;
+    }
+    return found;
+  }
+
+  size_t resolve_family(ast::ProbeDecl &decl, ast::ProbePoint &point, const Expansion &e,
+                        bool optional) {
+    const auto &root = point.components[0];
+    std::vector<std::string_view> roots;
+    if (!root.arg && has_wildcard(root.functor)) {
+      for (const probes::ProbeFamily *f : probes::all_families())
+        for (std::string_view r : f->roots())
+          if (fnmatch(root.functor.c_str(), std::string(r).c_str(), 0) == 0)
+            roots.push_back(r);
+    } else if (probes::find_family(root.functor)) {
+      roots.push_back(root.functor);
+    }
+    if (roots.empty()) {
+      if (!optional && !quiet_no_match_)
+        no_match(point, e, "no probe point matches '" + probes::probe_point_string(point) + "'");
+      return 0;
+    }
+    size_t found = 0;
+    for (std::string_view r : roots) {
+      ast::ProbePoint *p = &point;
+      if (r != root.functor) {
+        p = arena_.make<ast::ProbePoint>(point.loc);
+        *p = point;
+        p->components[0].functor = r;
+      }
+      size_t before = program_.probes.size();
+      // Errors of a point that may fail, or that a wildcard made up, are
+      // not reported.
+      std::ostringstream discard;
+      Diagnostics quiet(discard);
+      bool silent = optional || roots.size() > 1 || quiet_no_match_;
+      const probes::ProbeFamily *family = probes::find_family(r);
+      ast::ProbeDecl &body = decl_for(decl, e);
+      unsigned errors_before = diag_.errors();
+      family->resolve(body, *p, program_.probes, silent ? quiet : diag_);
+      if (diag_.errors() != errors_before && e.use != &point)
+        diag_.note(e.use->loc, "while resolving probe point '" +
+                                   probes::probe_point_string(*e.use) + "'");
+      for (size_t i = before; i < program_.probes.size(); ++i)
+        program_.probes[i].pn = e.pn.empty() ? program_.probes[i].pp : e.pn;
+      found += program_.probes.size() - before;
+    }
+    return found;
+  }
+
+  void no_match(const ast::ProbePoint &point, const Expansion &e, const std::string &msg) {
+    diag_.error(point.components[0].loc, msg);
+    if (e.use != &point)
+      diag_.note(e.use->loc, "while resolving probe point '" +
+                                 probes::probe_point_string(*e.use) + "'");
+  }
+
+  // The probe that runs `decl`'s body with what `e` adds: `decl` itself if
+  // nothing, else one new probe per distinct combination.
+  ast::ProbeDecl &decl_for(ast::ProbeDecl &decl, const Expansion &e) {
+    if (e.prologues.empty() && e.epilogues.empty() && e.conditions.empty())
+      return decl;
+    Key key{&decl, e.prologues, e.epilogues, e.conditions};
+    auto it = derived_.find(key);
+    if (it != derived_.end())
+      return *it->second;
+    auto *d = arena_.make<ast::ProbeDecl>(decl.loc);
+    d->points = decl.points;
+    d->is_private = decl.is_private;
+    d->body = arena_.make<ast::BlockStmt>(decl.body ? decl.body->loc : decl.loc);
+    if (!e.conditions.empty()) {
+      // `if (!(c1 && c2)) next;`: a false condition makes the probe do nothing.
+      ast::Expr *all = nullptr;
+      for (ast::Expr *c : e.conditions) {
+        ast::Expr *copy = ast::clone_expr(arena_, c);
+        if (!all) {
+          all = copy;
+          continue;
+        }
+        auto *both = arena_.make<ast::BinaryExpr>(c->loc);
+        both->op = "&&";
+        both->left = all;
+        both->right = copy;
+        all = both;
+      }
+      auto *negated = arena_.make<ast::UnaryExpr>(all->loc);
+      negated->op = "!";
+      negated->operand = all;
+      auto *skip = arena_.make<ast::IfStmt>(all->loc);
+      skip->cond = negated;
+      skip->then_stmt = arena_.make<ast::NextStmt>(all->loc);
+      d->body->stmts.push_back(skip);
+    }
+    for (ast::BlockStmt *b : e.prologues)
+      d->body->stmts.push_back(ast::clone_stmt(arena_, b));
+    if (decl.body)
+      d->body->stmts.push_back(ast::clone_stmt(arena_, decl.body));
+    for (ast::BlockStmt *b : e.epilogues)
+      d->body->stmts.push_back(ast::clone_stmt(arena_, b));
+    derived_.emplace(key, d);
+    return *d;
+  }
+
+  using Key = std::tuple<ast::ProbeDecl *, std::vector<ast::BlockStmt *>,
+                         std::vector<ast::BlockStmt *>, std::vector<ast::Expr *>>;
+
+  Program &program_;
+  ast::Arena &arena_;
+  Diagnostics &diag_;
+  bool quiet_no_match_;
+  probes::AliasTrie trie_;
+  std::map<Key, ast::ProbeDecl *> derived_;
+};
+
+} // namespace
+
+void resolve_probes(Program &program, ast::Arena &arena, Diagnostics &diag,
+                    bool quiet_no_match) {
+  ast::File &script = *program.files.front();
+  ProbeResolver r(program, arena, diag, quiet_no_match);
+  for (ast::ProbeDecl *decl : script.probes)
+    r.resolve(*decl);
+  // From here on the script's probes are the ones that run: a body only
+  // used through aliases lives on in its copies.
+  std::vector<ast::ProbeDecl *> used;
+  std::set<ast::ProbeDecl *> seen;
+  for (const auto &rp : program.probes)
+    if (seen.insert(rp.decl).second)
+      used.push_back(rp.decl);
+  script.probes = std::move(used);
 }
 
 } // namespace stap

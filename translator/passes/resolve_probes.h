@@ -1,11 +1,16 @@
-// Pass 2a: binds every probe point of the user script to a probe family.
+// Pass 2a: binds every probe point of the user script to a probe family,
+// expanding probe aliases and wildcards on the way (docs/probes.md).
 #pragma once
+#include "ast/ast.h"
 #include "passes/program.h"
 #include "util/diag.h"
 
 namespace stap {
 
-// Appends to program.probes; reports points no family accepts.
-void resolve_probes(Program &program, Diagnostics &diag);
+// Appends to program.probes and replaces the script's probe list with the
+// probes that run (alias expansion makes new ones). Reports points that
+// match nothing, unless `quiet_no_match` (stap -l).
+void resolve_probes(Program &program, ast::Arena &arena, Diagnostics &diag,
+                    bool quiet_no_match = false);
 
 } // namespace stap

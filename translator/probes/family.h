@@ -22,7 +22,9 @@ struct ResolvedProbe {
   ast::ProbeDecl *decl = nullptr;
   ast::ProbePoint *point = nullptr;
   const ProbeFamily *family = nullptr;
-  std::string pp;          // the point in canonical form, e.g. "begin(-5)"
+  std::string pp;          // the point in canonical form, e.g. "begin(-5)": pp()
+  std::string pn;          // the script-level name (alias name, wildcards expanded): pn()
+  std::string function;    // the probed kernel function, if any: probefunc()
   int64_t priority = 0;    // begin/end/error ordering
   std::string handler;     // C name of the handler function (set by codegen)
   // Family-specific C initializer fields worked out at resolution, e.g.
@@ -48,12 +50,18 @@ public:
 ResolvedProbe make_resolved(ast::ProbeDecl &decl, ast::ProbePoint &point,
                             const ProbeFamily *family);
 
+// The kernel whose symbols kernel function probes resolve against (the
+// driver's target release).
+void set_kernel_release(const std::string &release);
+
 // The registry: every family, in one table.
 const std::vector<const ProbeFamily *> &all_families();
 const ProbeFamily *find_family(std::string_view root);
 
 // "kernel.function(\"f\").return" from a point's components.
 std::string probe_point_string(const ast::ProbePoint &p);
+// One component: `function("f")`, `ms(100)`, `return`.
+std::string component_string(const ast::ProbePointComponent &c);
 
 // Helpers for resolving components.
 const ast::NumberLit *number_arg(const ast::ProbePointComponent &c);

@@ -2,13 +2,21 @@
 //   kprobe.function("f")[.call|.return[.maxactive(N)]]
 //   kprobe.module("m").function("f")[...]
 //   kernel.function("f")[...], module("m").function("f")[...]  (by symbol;
-//   DWARF-level matching, $variables and wildcards come later)
+//   DWARF-level matching, @file and :line come later)
+// A wildcard in a kernel function name expands to one probe per matching
+// function of the target kernel (symtab/kernel_symbols.h); a name the
+// kernel's kprobe blacklist forbids is reported here rather than at load.
 #include "codegen/emitter.h"
 #include "codegen/module_writer.h"
 #include "probes/family.h"
+#include "symtab/kernel_symbols.h"
 
 namespace stap::probes {
 namespace {
+
+std::string target_release;
+
+bool has_wildcard(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
 
 class KprobeFamily final : public ProbeFamily {
 public:
@@ -37,11 +45,12 @@ public:
                  "expected function(\"NAME\") in '" + probe_point_string(point) + "'");
       return false;
     }
+    const size_t function_index = i;
     std::string symbol = string_arg(cs[i])->value;
-    if (symbol.find_first_of("*?[@:") != std::string::npos) {
-      diag.error(cs[i].arg->loc, "'" + symbol +
-                                     "': wildcards, @file and :line in function names are "
-                                     "not supported yet");
+    const SourceLoc symbol_loc = cs[i].arg->loc;
+    if (symbol.find_first_of("@:") != std::string::npos) {
+      diag.error(symbol_loc, "'" + symbol + "': @file and :line in function names need "
+                                            "debuginfo, which is not supported yet");
       return false;
     }
     ++i;
@@ -65,18 +74,93 @@ public:
                                 probe_point_string(point) + "'");
       return false;
     }
-    ResolvedProbe r = make_resolved(decl, point, this);
-    r.c_fields = ".symbol = " + codegen::c_string_literal(module.empty() ? symbol : module + ":" + symbol) +
-                 ", .is_return = " + (is_return ? "true" : "false") +
-                 ", .optional = " + (point.optional ? "true" : "false") +
-                 ", .maxactive = " + std::to_string(maxactive);
-    out.push_back(std::move(r));
+    std::vector<std::string> symbols;
+    if (!functions(module, symbol, symbol_loc, point.optional, symbols, diag))
+      return false;
+    for (const std::string &f : symbols) {
+      ast::ProbePoint *p = &point;
+      if (f != symbol) {
+        // One concrete point per function, as pp() and -l show it.
+        p = new_point(point, function_index, f);
+      }
+      ResolvedProbe r = make_resolved(decl, *p, this);
+      r.function = f;
+      r.c_fields = ".symbol = " + codegen::c_string_literal(module.empty() ? f : module + ":" + f) +
+                   ", .is_return = " + (is_return ? "true" : "false") +
+                   ", .optional = " + (point.optional ? "true" : "false") +
+                   ", .maxactive = " + std::to_string(maxactive);
+      out.push_back(std::move(r));
+    }
     return true;
   }
 
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
     w.emit_probe_table("struct stp_kprobe", "kprobes", probes);
+  }
+
+private:
+  // The functions `pattern` names: itself, or every match of a wildcard.
+  bool functions(const std::string &module, const std::string &pattern, SourceLoc loc,
+                 bool optional, std::vector<std::string> &out, Diagnostics &diag) const {
+    bool wild = has_wildcard(pattern);
+    if (!module.empty()) {
+      if (wild) {
+        diag.error(loc, "'" + pattern + "': wildcards in module function names are not "
+                                        "supported yet");
+        return false;
+      }
+      out.push_back(pattern);
+      return true;
+    }
+    if (!wild && pattern.find('.') != std::string::npos) {
+      out.push_back(pattern); // a compiler clone (f.isra.0): kallsyms lists no such names
+      return true;
+    }
+    std::string error;
+    const symtab::KernelSymbols *k = symtab::kernel_symbols(target_release, error);
+    if (!k) {
+      if (!wild) {
+        out.push_back(pattern); // the kernel checks the name at registration
+        return true;
+      }
+      diag.error(loc, "cannot expand '" + pattern + "': " + error);
+      return false;
+    }
+    std::vector<std::string> names = k->functions_matching(pattern);
+    for (const std::string &f : names) {
+      if (!k->blacklisted.count(f)) {
+        out.push_back(f);
+        continue;
+      }
+      if (!wild && !optional) {
+        diag.error(loc, "function '" + f + "' cannot be probed: it is on the kernel's kprobe "
+                                           "blacklist");
+        return false;
+      }
+    }
+    if (out.empty() && !optional) {
+      diag.error(loc, names.empty()
+                          ? "no kernel function matches '" + pattern + "'"
+                          : "every kernel function matching '" + pattern +
+                                "' is on the kprobe blacklist");
+      return false;
+    }
+    return true;
+  }
+
+  static ast::ProbePoint *new_point(const ast::ProbePoint &point, size_t index,
+                                    const std::string &function) {
+    // Points are arena nodes elsewhere; these live as long as the program.
+    static std::vector<std::unique_ptr<ast::ProbePoint>> made;
+    static std::vector<std::unique_ptr<ast::StringLit>> names;
+    auto p = std::make_unique<ast::ProbePoint>(point);
+    auto s = std::make_unique<ast::StringLit>(*string_arg(point.components[index]));
+    s->value = function;
+    p->components[index].arg = s.get();
+    names.push_back(std::move(s));
+    made.push_back(std::move(p));
+    return made.back().get();
   }
 };
 
@@ -86,5 +170,7 @@ const ProbeFamily &kprobe_family() {
   static const KprobeFamily family;
   return family;
 }
+
+void set_kernel_release(const std::string &release) { target_release = release; }
 
 } // namespace stap::probes

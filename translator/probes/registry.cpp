@@ -31,6 +31,7 @@ ResolvedProbe make_resolved(ast::ProbeDecl &decl, ast::ProbePoint &point,
   r.point = &point;
   r.family = family;
   r.pp = probe_point_string(point);
+  r.pn = r.pp;
   return r;
 }
 
@@ -42,16 +43,21 @@ const ast::StringLit *string_arg(const ast::ProbePointComponent &c) {
   return dynamic_cast<const ast::StringLit *>(c.arg);
 }
 
+std::string component_string(const ast::ProbePointComponent &c) {
+  std::string s = c.functor;
+  if (auto *n = dynamic_cast<const ast::NumberLit *>(c.arg))
+    s += "(" + std::to_string(n->value) + ")";
+  else if (auto *str = dynamic_cast<const ast::StringLit *>(c.arg))
+    s += "(\"" + str->value + "\")";
+  return s;
+}
+
 std::string probe_point_string(const ast::ProbePoint &p) {
   std::string s;
   for (const auto &c : p.components) {
     if (!s.empty())
       s += '.';
-    s += c.functor;
-    if (auto *n = dynamic_cast<const ast::NumberLit *>(c.arg))
-      s += "(" + std::to_string(n->value) + ")";
-    else if (auto *str = dynamic_cast<const ast::StringLit *>(c.arg))
-      s += "(\"" + str->value + "\")";
+    s += component_string(c);
   }
   return s;
 }

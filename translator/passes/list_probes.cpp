@@ -1,0 +1,37 @@
+#include "passes/list_probes.h"
+
+#include <map>
+#include <ostream>
+
+namespace stap {
+namespace {
+
+bool is_return_probe(const probes::ResolvedProbe &rp) {
+  for (const auto &c : rp.point->components)
+    if (c.functor == "return")
+      return rp.family != nullptr && !rp.function.empty();
+  return false;
+}
+
+// "name:string count:long $return:long"
+std::string context_vars(const probes::ResolvedProbe &rp) {
+  std::string s;
+  for (const ast::VarDecl *v : rp.decl->locals)
+    s += " " + v->name + ":" + ast::type_name(v->type);
+  if (is_return_probe(rp))
+    s += " $return:long";
+  return s;
+}
+
+} // namespace
+
+bool list_probes(const Program &program, bool vars, std::ostream &out) {
+  std::map<std::string, std::string> lines; // sorted, unique
+  for (const auto &rp : program.probes)
+    lines.emplace(rp.pn, vars ? context_vars(rp) : "");
+  for (const auto &[pn, rest] : lines)
+    out << pn << rest << "\n";
+  return !lines.empty();
+}
+
+} // namespace stap

@@ -1,0 +1,241 @@
+#include "symtab/kernel_symbols.h"
+
+#include "remote/vm.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fcntl.h>
+#include <filesystem>
+#include <fnmatch.h>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <sys/file.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+namespace stap::symtab {
+namespace fs = std::filesystem;
+namespace {
+
+std::string read_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return {};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The cache file: "F name" for functions, "B name" for the blacklist.
+std::string cache_text(const KernelSymbols &k) {
+  std::string s;
+  for (const auto &f : k.functions)
+    s += "F " + f + "\n";
+  for (const auto &b : k.blacklisted)
+    s += "B " + b + "\n";
+  return s;
+}
+
+bool parse_cache(const std::string &text, KernelSymbols &k) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.size() < 3 || line[1] != ' ')
+      return false;
+    if (line[0] == 'F')
+      k.functions.push_back(line.substr(2));
+    else if (line[0] == 'B')
+      k.blacklisted.insert(line.substr(2));
+  }
+  return !k.functions.empty();
+}
+
+void write_atomically(const std::string &path, const std::string &text) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out)
+      return;
+  }
+  fs::rename(tmp, path);
+}
+
+// One guest boot: the target's kallsyms and kprobe blacklist.
+bool read_from_guest(const std::string &release, KernelSymbols &k, std::string &error) {
+  std::optional<remote::VmTarget> target;
+  for (const auto &t : remote::installed_vm_targets())
+    if (t.release == release)
+      target = t;
+  if (!target) {
+    error = "no installed kernel image for release " + release + " to read its symbols from";
+    return false;
+  }
+  remote::VmJob job;
+  job.name = "kallsyms";
+  job.command = "cat /proc/kallsyms > kallsyms && cat /sys/kernel/debug/kprobes/blacklist"
+                " > blacklist && cat kallsyms && echo '# blacklist' && cat blacklist";
+  job.timeout_s = 60;
+  try {
+    auto r = remote::run_vm_batch(*target, {job});
+    if (r.jobs.empty() || !r.jobs[0].ok()) {
+      error = "reading /proc/kallsyms in a " + release + " guest failed" +
+              (r.jobs.empty() ? std::string() : ": " + r.jobs[0].note + r.jobs[0].err);
+      return false;
+    }
+    const std::string &out = r.jobs[0].out;
+    size_t split = out.find("# blacklist\n");
+    if (split == std::string::npos) {
+      error = "no kprobe blacklist from the " + release + " guest";
+      return false;
+    }
+    k.functions = parse_kallsyms(out.substr(0, split));
+    k.blacklisted = parse_kprobe_blacklist(out.substr(split));
+  } catch (const remote::VmError &e) {
+    error = std::string("cannot boot a ") + release + " guest to read its symbols: " + e.what();
+    return false;
+  }
+  if (k.functions.empty()) {
+    error = "the " + release + " guest's /proc/kallsyms has no function names";
+    return false;
+  }
+  return true;
+}
+
+bool load(const std::string &release, KernelSymbols &k, std::string &error) {
+  k.release = release;
+  utsname u{};
+  uname(&u);
+  if (release == u.release) {
+    k.functions = parse_kallsyms(read_file("/proc/kallsyms"));
+    k.blacklisted = parse_kprobe_blacklist(read_file("/sys/kernel/debug/kprobes/blacklist"));
+    if (k.functions.empty())
+      error = "/proc/kallsyms of the running kernel lists no functions";
+    return !k.functions.empty();
+  }
+  std::string dir = stap_cache_dir() + "/kernel-symbols";
+  std::string path = dir + "/" + release;
+  if (parse_cache(read_file(path), k))
+    return true;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  // One process boots the guest; the others wait here and read its cache.
+  int lock = open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock >= 0)
+    flock(lock, LOCK_EX);
+  bool ok = parse_cache(read_file(path), k);
+  if (!ok) {
+    k = KernelSymbols{release, {}, {}};
+    ok = read_from_guest(release, k, error);
+    if (ok)
+      write_atomically(path, cache_text(k));
+  }
+  if (lock >= 0)
+    close(lock);
+  return ok;
+}
+
+} // namespace
+
+std::string stap_cache_dir() {
+  if (const char *d = std::getenv("STAP_CACHE_DIR"); d && *d)
+    return d;
+  if (const char *d = std::getenv("XDG_CACHE_HOME"); d && *d)
+    return std::string(d) + "/stap";
+  const char *home = std::getenv("HOME");
+  return std::string(home && *home ? home : "/tmp") + "/.cache/stap";
+}
+
+std::vector<std::string> parse_kallsyms(const std::string &text) {
+  struct Sym {
+    uint64_t addr;
+    std::string_view name;
+  };
+  std::vector<Sym> syms;
+  uint64_t init_start = 0, init_end = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string_view line(text.data() + pos, end - pos);
+    pos = end + 1;
+    // "ffffffff81000000 T name" or "... t name\t[module]"
+    size_t s1 = line.find(' ');
+    if (s1 == std::string_view::npos || s1 + 3 >= line.size() || line[s1 + 2] != ' ')
+      continue;
+    char type = line[s1 + 1];
+    std::string_view name = line.substr(s1 + 3);
+    uint64_t addr = std::strtoull(std::string(line.substr(0, s1)).c_str(), nullptr, 16);
+    if (name == "_sinittext")
+      init_start = addr;
+    else if (name == "_einittext")
+      init_end = addr;
+    if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+      continue;
+    if (name.find_first_of("\t [.") != std::string_view::npos)
+      continue;
+    syms.push_back({addr, name});
+  }
+  // __init functions are gone once the kernel has booted: nothing to probe.
+  std::vector<std::string> names;
+  for (const Sym &s : syms)
+    if (!(init_start < init_end && s.addr >= init_start && s.addr < init_end))
+      names.emplace_back(s.name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+std::unordered_set<std::string> parse_kprobe_blacklist(const std::string &text) {
+  std::unordered_set<std::string> names;
+  std::istringstream in(text);
+  std::string range, name;
+  while (in >> range >> name)
+    if (range.rfind("0x", 0) == 0)
+      names.insert(name);
+  return names;
+}
+
+std::vector<std::string> KernelSymbols::functions_matching(const std::string &glob) const {
+  std::vector<std::string> out;
+  size_t meta = glob.find_first_of("*?[");
+  if (meta == std::string::npos) {
+    if (has_function(glob))
+      out.push_back(glob);
+    return out;
+  }
+  // The literal prefix narrows the sorted list to one range.
+  std::string prefix = glob.substr(0, meta);
+  auto it = std::lower_bound(functions.begin(), functions.end(), prefix);
+  for (; it != functions.end() && it->compare(0, prefix.size(), prefix) == 0; ++it)
+    if (fnmatch(glob.c_str(), it->c_str(), 0) == 0)
+      out.push_back(*it);
+  return out;
+}
+
+bool KernelSymbols::has_function(const std::string &name) const {
+  return std::binary_search(functions.begin(), functions.end(), name);
+}
+
+const KernelSymbols *kernel_symbols(const std::string &release, std::string &error) {
+  static std::map<std::string, std::unique_ptr<KernelSymbols>> loaded;
+  static std::map<std::string, std::string> failed;
+  if (auto it = loaded.find(release); it != loaded.end())
+    return it->second.get();
+  if (auto it = failed.find(release); it != failed.end()) {
+    error = it->second;
+    return nullptr;
+  }
+  auto k = std::make_unique<KernelSymbols>();
+  if (!load(release, *k, error)) {
+    failed[release] = error;
+    return nullptr;
+  }
+  return (loaded[release] = std::move(k)).get();
+}
+
+} // namespace stap::symtab
