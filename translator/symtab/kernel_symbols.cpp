@@ -116,7 +116,7 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
       error = "/proc/kallsyms of the running kernel lists no functions";
     return !k.functions.empty();
   }
-  std::string dir = stap_cache_dir() + "/kernel-symbols";
+  std::string dir = symbol_cache_dir();
   std::string path = dir + "/" + release;
   if (parse_cache(read_file(path), k))
     return true;
@@ -140,13 +140,11 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
 
 } // namespace
 
-std::string stap_cache_dir() {
-  if (const char *d = std::getenv("STAP_CACHE_DIR"); d && *d)
-    return d;
-  if (const char *d = std::getenv("XDG_CACHE_HOME"); d && *d)
-    return std::string(d) + "/stap";
+std::string symbol_cache_dir() {
+  if (const char *d = std::getenv("SYSTEMTAP_DIR"); d && *d)
+    return std::string(d) + "/kernel-symbols";
   const char *home = std::getenv("HOME");
-  return std::string(home && *home ? home : "/tmp") + "/.cache/stap";
+  return std::string(home && *home ? home : "/tmp") + "/.systemtap/kernel-symbols";
 }
 
 std::vector<std::string> parse_kallsyms(const std::string &text) {

@@ -28,9 +28,10 @@ struct KernelSymbols {
 // a release is asked for.
 const KernelSymbols *kernel_symbols(const std::string &release, std::string &error);
 
-// Where per-release caches live: $STAP_CACHE_DIR, else $XDG_CACHE_HOME/stap,
-// else ~/.cache/stap.
-std::string stap_cache_dir();
+// Where the per-release files live: $SYSTEMTAP_DIR/kernel-symbols, by
+// default ~/.systemtap/kernel-symbols (beside the module cache, outside
+// its size-limited directory).
+std::string symbol_cache_dir();
 
 // Parses /proc/kallsyms text: the kernel's own text symbols (no [module]
 // ones, no compiler clones such as `f.cold` or `f.isra.0`).
