@@ -132,7 +132,7 @@ static void stp_report_error(struct stp_context *c)
 /* Runs `p` on this CPU. Interrupts stay off for the whole handler, so the
  * context cannot be shared; a probe that fires while this CPU is already in
  * a handler (an interrupt, an NMI) is skipped and counted, never nested. */
-static void stp_run_probe(const struct stp_probe *p)
+static void stp_run_probe_regs(const struct stp_probe *p, struct pt_regs *regs)
 {
 	unsigned long flags;
 	struct stp_context *c;
@@ -147,6 +147,7 @@ static void stp_run_probe(const struct stp_probe *p)
 		goto out;
 	}
 	c->probe = p;
+	c->regs = regs;
 	c->actions = 0;
 	c->last_error = NULL;
 	c->error_loc = NULL;
@@ -164,12 +165,23 @@ out:
 	local_irq_restore(flags);
 }
 
+static void stp_run_probe(const struct stp_probe *p)
+{
+	stp_run_probe_regs(p, NULL);
+}
+
 /* Event probes (timers, kprobes...) run only while the session runs:
- * not before the begin probes are done, not while the end probes run. */
-static void stp_run_event_probe(const struct stp_probe *p)
+ * not before the begin probes are done, not while the end probes run.
+ * `regs` (or NULL) is what $return and friends read. */
+static void stp_run_event_probe_regs(const struct stp_probe *p, struct pt_regs *regs)
 {
 	if (likely(stp_session_state() == STP_SESSION_RUNNING && !atomic_read(&stp_session_failed)))
-		stp_run_probe(p);
+		stp_run_probe_regs(p, regs);
+}
+
+static void stp_run_event_probe(const struct stp_probe *p)
+{
+	stp_run_event_probe_regs(p, NULL);
 }
 
 bool stp_lock_globals(struct stp_context *c, const struct stp_lock_req *reqs, unsigned n)

@@ -64,6 +64,7 @@ struct stp_probe;
 struct stp_context {
 	atomic_t busy;                  /* reentrancy guard */
 	const struct stp_probe *probe;  /* the probe being run */
+	struct pt_regs *regs;           /* of the kprobe that fired, else NULL */
 	long actions;                   /* statements executed (MAXACTION) */
 	const char *last_error;         /* set by a failing operation */
 	const char *error_loc;          /* "file:line:col" of the failing operation */

@@ -5,14 +5,14 @@
 static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct stp_kprobe *k = container_of(kp, struct stp_kprobe, kp);
-	stp_run_event_probe(k->probe);
+	stp_run_event_probe_regs(k->probe, regs);
 	return 0;
 }
 
 static int stp_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, krp);
-	stp_run_event_probe(k->probe);
+	stp_run_event_probe_regs(k->probe, regs);
 	return 0;
 }
 

@@ -406,10 +406,23 @@ public:
     out_.close();
     end_stmt();
   }
-  void visit(ast::TargetExpr &n) override { unsupported(n, "target variable " + n.name); }
+  void visit(ast::TargetExpr &n) override {
+    // Pass 2 (passes/target_vars.cpp) typed $return where it is valid: the
+    // return register, as a long (no debuginfo gives the function's type).
+    if (n.name == "$return" && n.type == ast::Type::Long)
+      result_ = "((s64)(long)regs_return_value(c->regs))";
+    else
+      unsupported(n, "target variable " + n.name);
+  }
   void visit(ast::CastExpr &n) override { unsupported(n, "@cast/@var"); }
   void visit(ast::AutocastExpr &n) override { unsupported(n, "'->' on a script value (autocast)"); }
-  void visit(ast::AtOpExpr &n) override { unsupported(n, "@" + n.name); }
+  void visit(ast::AtOpExpr &n) override {
+    // passes/entry_values.cpp made @entry's argument the value saved at entry.
+    if (n.name == "entry" && n.args.size() == 1)
+      result_ = expr(n.args[0]);
+    else
+      unsupported(n, "@" + n.name);
+  }
   void visit(ast::StatExpr &n) override {
     static const std::map<std::string, char> ops = {{"count", 'c'}, {"sum", 's'}, {"min", 'm'},
                                                     {"max", 'M'}, {"avg", 'a'}, {"variance", 'v'}};

@@ -170,6 +170,15 @@ public:
       want(e, Type::Long, "histogram parameter");
   }
 
+  // @entry(e) (rewritten by passes/entry_values.cpp) is e's value.
+  void visit(ast::AtOpExpr &n) override {
+    Visitor::visit(n);
+    if (n.name == "entry" && n.args.size() == 1) {
+      set(n, n.args[0]->type);
+      set(*n.args[0], n.type);
+    }
+  }
+
   void visit(ast::CallExpr &n) override {
     Visitor::visit(n);
     if (ast::FunctionDecl *fn = n.callee) {

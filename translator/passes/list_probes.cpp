@@ -6,19 +6,12 @@
 namespace stap {
 namespace {
 
-bool is_return_probe(const probes::ResolvedProbe &rp) {
-  for (const auto &c : rp.point->components)
-    if (c.functor == "return")
-      return rp.family != nullptr && !rp.function.empty();
-  return false;
-}
-
 // "name:string count:long $return:long"
 std::string context_vars(const probes::ResolvedProbe &rp) {
   std::string s;
   for (const ast::VarDecl *v : rp.decl->locals)
     s += " " + v->name + ":" + ast::type_name(v->type);
-  if (is_return_probe(rp))
+  if (rp.is_return)
     s += " $return:long";
   return s;
 }

@@ -25,6 +25,7 @@ struct ResolvedProbe {
   std::string pp;          // the point in canonical form, e.g. "begin(-5)": pp()
   std::string pn;          // the script-level name (alias name, wildcards expanded): pn()
   std::string function;    // the probed kernel function, if any: probefunc()
+  bool is_return = false;  // a function return probe: $return is available
   int64_t priority = 0;    // begin/end/error ordering
   std::string handler;     // C name of the handler function (set by codegen)
   // Family-specific C initializer fields worked out at resolution, e.g.

@@ -85,6 +85,7 @@ public:
       }
       ResolvedProbe r = make_resolved(decl, *p, this);
       r.function = f;
+      r.is_return = is_return;
       r.c_fields = ".symbol = " + codegen::c_string_literal(module.empty() ? f : module + ":" + f) +
                    ", .is_return = " + (is_return ? "true" : "false") +
                    ", .optional = " + (point.optional ? "true" : "false") +

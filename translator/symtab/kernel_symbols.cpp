@@ -40,15 +40,19 @@ std::string cache_text(const KernelSymbols &k) {
 }
 
 bool parse_cache(const std::string &text, KernelSymbols &k) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.size() < 3 || line[1] != ' ')
+  size_t pos = 0;
+  k.functions.reserve(text.size() / 20);
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos)
+      end = text.size();
+    if (end - pos < 3 || text[pos + 1] != ' ')
       return false;
-    if (line[0] == 'F')
-      k.functions.push_back(line.substr(2));
-    else if (line[0] == 'B')
-      k.blacklisted.insert(line.substr(2));
+    if (text[pos] == 'F')
+      k.functions.emplace_back(text, pos + 2, end - pos - 2);
+    else if (text[pos] == 'B')
+      k.blacklisted.emplace(text, pos + 2, end - pos - 2);
+    pos = end + 1;
   }
   return !k.functions.empty();
 }
@@ -61,7 +65,10 @@ void write_atomically(const std::string &path, const std::string &text) {
     if (!out)
       return;
   }
-  fs::rename(tmp, path);
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec)
+    fs::remove(tmp, ec);
 }
 
 // One guest boot: the target's kallsyms and kprobe blacklist.
@@ -107,19 +114,25 @@ bool read_from_guest(const std::string &release, KernelSymbols &k, std::string &
 
 bool load(const std::string &release, KernelSymbols &k, std::string &error) {
   k.release = release;
-  utsname u{};
-  uname(&u);
-  if (release == u.release) {
-    k.functions = parse_kallsyms(read_file("/proc/kallsyms"));
-    k.blacklisted = parse_kprobe_blacklist(read_file("/sys/kernel/debug/kprobes/blacklist"));
-    if (k.functions.empty())
-      error = "/proc/kallsyms of the running kernel lists no functions";
-    return !k.functions.empty();
-  }
   std::string dir = symbol_cache_dir();
   std::string path = dir + "/" + release;
   if (parse_cache(read_file(path), k))
     return true;
+  utsname u{};
+  uname(&u);
+  if (release == u.release) {
+    // The running kernel: its own kallsyms (slow to read, hence the cache).
+    k.functions = parse_kallsyms(read_file("/proc/kallsyms"));
+    k.blacklisted = parse_kprobe_blacklist(read_file("/sys/kernel/debug/kprobes/blacklist"));
+    if (k.functions.empty()) {
+      error = "/proc/kallsyms of the running kernel lists no functions";
+      return false;
+    }
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    write_atomically(path, cache_text(k));
+    return true;
+  }
   std::error_code ec;
   fs::create_directories(dir, ec);
   // One process boots the guest; the others wait here and read its cache.
