@@ -171,11 +171,15 @@ static void stp_run_probe(const struct stp_probe *p)
 }
 
 /* Event probes (timers, kprobes...) run only while the session runs:
- * not before the begin probes are done, not while the end probes run.
+ * not before the begin probes are done, not once exit() was called (as in
+ * SystemTap, a timer that fires between exit() and the stop runs no more
+ * rounds), not while the end probes run.
  * `regs` (or NULL) is what $return and friends read. */
 static void stp_run_event_probe_regs(const struct stp_probe *p, struct pt_regs *regs)
 {
-	if (likely(stp_session_state() == STP_SESSION_RUNNING && !atomic_read(&stp_session_failed)))
+	if (likely(stp_session_state() == STP_SESSION_RUNNING &&
+		   !atomic_read(&stp_exit_requested) &&
+		   !atomic_read(&stp_session_failed)))
 		stp_run_probe_regs(p, regs);
 }
 
