@@ -131,11 +131,15 @@ static void stp_report_error(struct stp_context *c)
 
 /* Runs `p` on this CPU. Interrupts stay off for the whole handler, so the
  * context cannot be shared; a probe that fires while this CPU is already in
- * a handler (an interrupt, an NMI) is skipped and counted, never nested. */
-static void stp_run_probe_regs(const struct stp_probe *p, struct pt_regs *regs)
+ * a handler (an interrupt, an NMI) is skipped and counted, never nested.
+ * `entry_data`: a kretprobe call's @entry values (or NULL).
+ * Returns whether the handler ran. */
+static bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
+			       void *entry_data)
 {
 	unsigned long flags;
 	struct stp_context *c;
+	bool ran = false;
 
 	local_irq_save(flags);
 	c = stp_contexts[smp_processor_id()];
@@ -148,6 +152,7 @@ static void stp_run_probe_regs(const struct stp_probe *p, struct pt_regs *regs)
 	}
 	c->probe = p;
 	c->regs = regs;
+	c->entry_data = entry_data;
 	c->actions = 0;
 	c->last_error = NULL;
 	c->error_loc = NULL;
@@ -161,13 +166,15 @@ static void stp_run_probe_regs(const struct stp_probe *p, struct pt_regs *regs)
 	if (unlikely(c->last_error))
 		stp_report_error(c);
 	atomic_set(&c->busy, 0);
+	ran = true;
 out:
 	local_irq_restore(flags);
+	return ran;
 }
 
 static void stp_run_probe(const struct stp_probe *p)
 {
-	stp_run_probe_regs(p, NULL);
+	stp_run_probe_data(p, NULL, NULL);
 }
 
 /* Event probes (timers, kprobes...) run only while the session runs:
@@ -175,12 +182,19 @@ static void stp_run_probe(const struct stp_probe *p)
  * SystemTap, a timer that fires between exit() and the stop runs no more
  * rounds), not while the end probes run.
  * `regs` (or NULL) is what $return and friends read. */
-static void stp_run_event_probe_regs(const struct stp_probe *p, struct pt_regs *regs)
+static bool stp_run_event_probe_data(const struct stp_probe *p, struct pt_regs *regs,
+				     void *entry_data)
 {
 	if (likely(stp_session_state() == STP_SESSION_RUNNING &&
 		   !atomic_read(&stp_exit_requested) &&
 		   !atomic_read(&stp_session_failed)))
-		stp_run_probe_regs(p, regs);
+		return stp_run_probe_data(p, regs, entry_data);
+	return false;
+}
+
+static void stp_run_event_probe_regs(const struct stp_probe *p, struct pt_regs *regs)
+{
+	stp_run_event_probe_data(p, regs, NULL);
 }
 
 static void stp_run_event_probe(const struct stp_probe *p)

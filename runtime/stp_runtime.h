@@ -65,6 +65,7 @@ struct stp_context {
 	atomic_t busy;                  /* reentrancy guard */
 	const struct stp_probe *probe;  /* the probe being run */
 	struct pt_regs *regs;           /* of the kprobe that fired, else NULL */
+	void *entry_data;               /* kretprobe call's @entry values, else NULL */
 	long actions;                   /* statements executed (MAXACTION) */
 	const char *last_error;         /* set by a failing operation */
 	const char *error_loc;          /* "file:line:col" of the failing operation */
@@ -112,6 +113,10 @@ struct stp_kprobe {
 	bool is_return;
 	bool optional;       /* a failed registration is not an error (`?`) */
 	int maxactive;       /* .return: instances at once; 0 = kernel default */
+	/* .return with @entry values: the probe that computes them at entry
+	 * (the kretprobe's entry handler) and the bytes they take per call. */
+	const struct stp_probe *entry;
+	unsigned entry_data_size;
 	struct kprobe kp;
 	struct kretprobe krp;
 	bool registered;

@@ -9,10 +9,21 @@ static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/* Computes a call's @entry values into its instance data. Nonzero tells
+ * the kernel not to hook this call's return: a return probe whose entry
+ * did not run (session not running yet, CPU busy in another probe) would
+ * have no values to read, so it is skipped too. */
+static int stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, krp);
+	memset(ri->data, 0, k->entry_data_size);
+	return stp_run_event_probe_data(k->entry, regs, ri->data) ? 0 : 1;
+}
+
 static int stp_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, krp);
-	stp_run_event_probe_regs(k->probe, regs);
+	stp_run_event_probe_data(k->probe, regs, k->entry ? ri->data : NULL);
 	return 0;
 }
 
@@ -29,6 +40,10 @@ static int stp_kprobes_register(void)
 			k->krp.kp.symbol_name = k->symbol;
 			k->krp.handler = stp_kretprobe_handler;
 			k->krp.maxactive = k->maxactive;
+			if (k->entry) {
+				k->krp.entry_handler = stp_kretprobe_entry;
+				k->krp.data_size = k->entry_data_size;
+			}
 			rc = register_kretprobe(&k->krp);
 		} else {
 			memset(&k->kp, 0, sizeof(k->kp));

@@ -293,6 +293,9 @@ struct GlobalDecl : Node {
   bool array = false;       // declared with [] or used with indexes
   bool wrap = false;        // `x%` / `x%[N]`
   bool is_private = false;
+  // An @entry value (passes/entry_values.cpp): stored in the kretprobe
+  // instance's data, so it needs no lock and is not a module variable.
+  bool entry_slot = false;
   const SourceFile *file = nullptr; // for `private` scoping
   // Filled in by type inference.
   Type type = Type::Unknown;

@@ -13,6 +13,8 @@ public:
   // so it takes the write lock. `<<<` itself takes only the read lock:
   // it changes only this CPU's share.
   void visit(ast::SymbolExpr &n) override {
+    if (n.global && n.global->entry_slot)
+      return; // per kretprobe instance: nothing shared to lock
     if (n.global && n.global->type == ast::Type::Stats)
       use_[n.global] = true;
     else if (n.global)
@@ -53,7 +55,7 @@ private:
   void written(ast::Expr *e) {
     if (auto *ix = dynamic_cast<ast::IndexExpr *>(e))
       e = ix->base;
-    if (auto *s = dynamic_cast<ast::SymbolExpr *>(e); s && s->global)
+    if (auto *s = dynamic_cast<ast::SymbolExpr *>(e); s && s->global && !s->global->entry_slot)
       use_[s->global] = true;
   }
   GlobalUseAnalysis &analysis_;

@@ -6,7 +6,9 @@
 
 namespace stap::codegen {
 
-inline std::string global_name(const ast::GlobalDecl &g) { return "g_" + g.name; }
+inline std::string global_name(const ast::GlobalDecl &g) {
+  return g.entry_slot ? "STP_ENTRY_SLOTS(c)->" + g.name : "g_" + g.name;
+}
 inline std::string global_lock_name(const ast::GlobalDecl &g) { return "g_" + g.name + "_lock"; }
 inline std::string global_key_struct(const ast::GlobalDecl &g) {
   return "struct g_" + g.name + "_key";

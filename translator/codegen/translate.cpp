@@ -104,6 +104,19 @@ void emit_globals(ModuleWriter &w, Program &program, Diagnostics &diag) {
   w.set_module_field("free_globals", "stp_free_globals");
 }
 
+// `struct stp_entry_slots`: the @entry values of one kretprobe call, kept
+// in its instance data (every return probe's instances have room for all).
+void emit_entry_slots(Emitter &out, const Program &program) {
+  if (program.entry_slots.empty())
+    return;
+  out.open("struct stp_entry_slots");
+  for (const ast::GlobalDecl *g : program.entry_slots)
+    out.line(c_declare(g->type, g->name) + ";");
+  out.close(";");
+  out.line("#define STP_ENTRY_SLOTS(c) ((struct stp_entry_slots *)(c)->entry_data)");
+  out.blank();
+}
+
 // File-level `%{ %}` blocks (helper C, #includes) of the user script and
 // of every tapset file that contributes a function, in file order.
 void emit_file_embeds(Emitter &out, const Program &program) {
@@ -141,6 +154,7 @@ std::string translate_program(Program &program, Diagnostics &diag) {
   out.blank();
   emit_file_embeds(out, program);
   emit_globals(w, program, diag);
+  emit_entry_slots(out, program);
   emit_module_params(w, program);
 
   const std::vector<ast::FunctionDecl *> &functions = program.functions;

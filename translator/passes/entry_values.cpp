@@ -34,6 +34,13 @@ ast::ProbePoint *entry_point(ast::Arena &arena, const ast::ProbePoint &ret) {
 
 } // namespace
 
+// @entry(expr) in a return probe: `expr` is evaluated when the function is
+// entered, by a synthesized entry probe that the kretprobe runs as its
+// entry handler, and kept in that call's kretprobe instance data. So each
+// call (recursive ones too) sees its own value, nothing outlives the call,
+// and a return whose entry did not run (the session was not running yet,
+// the CPU was busy in another probe) is skipped rather than run with no
+// value, as SystemTap does.
 void resolve_entry_values(Program &program, ast::Arena &arena, Diagnostics &diag) {
   ast::File &script = *program.files.front();
   // Each body once, with the return probes it runs for.
@@ -45,64 +52,68 @@ void resolve_entry_values(Program &program, ast::Arena &arena, Diagnostics &diag
       order.push_back(program.probes[i].decl);
     v.push_back(i);
   }
-  int counter = 0;
+  std::vector<std::pair<size_t, size_t>> return_entry; // probe indexes
   for (ast::ProbeDecl *decl : order) {
     EntryFinder f;
     if (decl->body)
       decl->body->accept(f);
     if (f.found.empty())
       continue;
-    std::vector<probes::ResolvedProbe> returns;
+    bool all_returns = true;
     for (size_t i : points[decl])
-      if (program.probes[i].is_return)
-        returns.push_back(program.probes[i]);
-    if (returns.size() != points[decl].size()) {
+      all_returns = all_returns && program.probes[i].is_return;
+    if (!all_returns) {
       diag.error(f.found.front()->loc, "@entry is only available in function return probes");
       continue;
     }
+    // probe <the function>.call { __entry_0 = expr0; __entry_1 = expr1 ... }
+    auto *entry = arena.make<ast::ProbeDecl>(decl->loc);
+    entry->body = arena.make<ast::BlockStmt>(decl->loc);
     for (ast::AtOpExpr *use : f.found) {
       if (use->args.size() != 1) {
         diag.error(use->loc, "@entry takes one expression");
         continue;
       }
-      std::string name = "__entry_" + std::to_string(counter++);
-      auto key = [&] {
+      auto *slot = arena.make<ast::GlobalDecl>(use->loc);
+      slot->name = "__entry_" + std::to_string(program.entry_slots.size());
+      slot->file = script.source.get();
+      slot->entry_slot = true;
+      program.entry_slots.push_back(slot);
+      // Bound here: symbol resolution leaves bound names alone, and the
+      // slot is in no file's globals for a script name to reach.
+      auto ref = [&] {
         auto *sym = arena.make<ast::SymbolExpr>(use->loc);
-        sym->name = name;
-        auto *tid = arena.make<ast::CallExpr>(use->loc);
-        tid->name = "tid";
-        auto *ix = arena.make<ast::IndexExpr>(use->loc);
-        ix->base = sym;
-        ix->indexes.push_back(tid);
-        return ix;
+        sym->name = slot->name;
+        sym->global = slot;
+        return sym;
       };
-      auto *g = arena.make<ast::GlobalDecl>(use->loc);
-      g->name = name;
-      g->file = script.source.get();
-      g->array = true;
-      // probe <each function>.call { __entry_N[tid()] = expr }
       auto *assign = arena.make<ast::AssignExpr>(use->loc);
       assign->op = "=";
-      assign->target = key();
+      assign->target = ref();
       assign->value = ast::clone_expr(arena, use->args[0]);
       auto *stmt = arena.make<ast::ExprStmt>(use->loc);
       stmt->expr = assign;
-      auto *entry = arena.make<ast::ProbeDecl>(use->loc);
-      entry->body = arena.make<ast::BlockStmt>(use->loc);
       entry->body->stmts.push_back(stmt);
-      for (const probes::ResolvedProbe &ret : returns) {
-        ast::ProbePoint *point = entry_point(arena, *ret.point);
-        entry->points.push_back(point);
-        size_t before = program.probes.size();
-        ret.family->resolve(*entry, *point, program.probes, diag);
-        for (size_t j = before; j < program.probes.size(); ++j)
-          program.probes[j].pn = program.probes[j].pp;
-      }
-      script.globals.push_back(g);
-      script.probes.push_back(entry);
-      use->args[0] = key();
+      use->args[0] = ref();
     }
+    for (size_t i : points[decl]) {
+      ast::ProbePoint *point = entry_point(arena, *program.probes[i].point);
+      entry->points.push_back(point);
+      size_t before = program.probes.size();
+      program.probes[i].family->resolve(*entry, *point, program.probes, diag);
+      if (program.probes.size() != before + 1) {
+        diag.error(point->loc, "no single entry point for '" + program.probes[i].pp + "'");
+        continue;
+      }
+      program.probes[before].pn = program.probes[before].pp;
+      program.probes[before].entry_part = true;
+      return_entry.emplace_back(i, before);
+    }
+    script.probes.push_back(entry);
   }
+  // The vector is complete: pointers into it stay valid from here on.
+  for (auto [ret, ent] : return_entry)
+    program.probes[ret].entry = &program.probes[ent];
 }
 
 } // namespace stap

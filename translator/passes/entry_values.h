@@ -1,14 +1,16 @@
 // Pass 2b: `@entry(expr)` in function return probes. Each use becomes a
-// global keyed by thread, set by a probe on the function's entry:
+// slot in the kretprobe's per-call data, set by an entry probe that the
+// kretprobe runs as its entry handler:
 //
 //   probe kernel.function("f").return { x = @entry(e) }
 // is run as
-//   global __entry_0
-//   probe kernel.function("f").call { __entry_0[tid()] = e }
-//   probe kernel.function("f").return { x = @entry(__entry_0[tid()]) }
+//   probe kernel.function("f").call { __entry_0 = e }       (entry handler)
+//   probe kernel.function("f").return { x = @entry(__entry_0) }
 //
-// (the rewritten @entry just yields its argument). Keyed by thread, a
-// function that recurses sees the innermost call's value.
+// (the rewritten @entry just yields its argument). The entry probe is a
+// ResolvedProbe with `entry_part` set, linked from the return probe's
+// `entry`; `__entry_0` is a GlobalDecl with `entry_slot` set, listed in
+// Program::entry_slots and in no file's globals.
 #pragma once
 #include "ast/ast.h"
 #include "passes/program.h"

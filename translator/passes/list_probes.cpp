@@ -21,7 +21,8 @@ std::string context_vars(const probes::ResolvedProbe &rp) {
 bool list_probes(const Program &program, bool vars, std::ostream &out) {
   std::map<std::string, std::string> lines; // sorted, unique
   for (const auto &rp : program.probes)
-    lines.emplace(rp.pn, vars ? context_vars(rp) : "");
+    if (!rp.entry_part) // made for @entry, not a point the script names
+      lines.emplace(rp.pn, vars ? context_vars(rp) : "");
   for (const auto &[pn, rest] : lines)
     out << pn << rest << "\n";
   return !lines.empty();

@@ -16,6 +16,9 @@ struct Program {
   // user script use, in declaration order.
   std::vector<ast::FunctionDecl *> functions;
   std::vector<ast::GlobalDecl *> globals;
+  // The @entry values of return probes (passes/entry_values.cpp): one
+  // `struct stp_entry_slots` member each, kept per kretprobe instance.
+  std::vector<ast::GlobalDecl *> entry_slots;
 };
 
 } // namespace stap

@@ -26,6 +26,10 @@ struct ResolvedProbe {
   std::string pn;          // the script-level name (alias name, wildcards expanded): pn()
   std::string function;    // the probed kernel function, if any: probefunc()
   bool is_return = false;  // a function return probe: $return is available
+  // A return probe with @entry values: the probe that computes them when
+  // the function is entered (runs as the kretprobe's entry handler).
+  const ResolvedProbe *entry = nullptr;
+  bool entry_part = false; // this probe runs only as another's `entry`
   int64_t priority = 0;    // begin/end/error ordering
   std::string handler;     // C name of the handler function (set by codegen)
   // Family-specific C initializer fields worked out at resolution, e.g.
