@@ -8,17 +8,15 @@
 
 #include "ast/clone.h"
 #include "probes/alias_trie.h"
+#include "probes/wildcards.h"
 
 #include <algorithm>
-#include <fnmatch.h>
 #include <map>
 #include <set>
 #include <sstream>
 
 namespace stap {
 namespace {
-
-bool has_wildcard(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
 
 // What alias expansion adds around one use of a point.
 struct Expansion {
@@ -59,15 +57,30 @@ private:
   size_t expand(ast::ProbeDecl &decl, ast::ProbePoint &point, const Expansion &e,
                 bool optional) {
     std::vector<probes::AliasMatch> matches = trie_.match(point.components);
-    if (matches.empty())
-      return resolve_family(decl, point, e, optional);
-    size_t found = 0;
-    for (const probes::AliasMatch &m : matches) {
-      std::vector<ast::ProbePointComponent> suffix(point.components.begin() + m.consumed,
-                                                   point.components.end());
-      for (const ast::ProbeAliasDecl *alias : m.aliases)
-        found += expand_alias(decl, point, *alias, m.name, suffix, e, optional);
+    if (!probes::has_keyword_wildcard(point.components)) {
+      if (matches.empty())
+        return resolve_family(decl, point, e, optional);
+      size_t found = 0;
+      for (const probes::AliasMatch &m : matches)
+        for (const ast::ProbeAliasDecl *alias : m.aliases)
+          found += expand_alias(decl, point, *alias, m.name, m.suffix, e, optional);
+      return found;
     }
+    // A wildcard: every alias and every family point it matches, as one
+    // set (`t*.*` may be `tick.slow` and `timer.profile`); those that fail
+    // to resolve are left out, and only an empty set is an error.
+    size_t found = 0;
+    for (const probes::AliasMatch &m : matches)
+      for (const ast::ProbeAliasDecl *alias : m.aliases)
+        found += expand_alias(decl, point, *alias, m.name, m.suffix, e, true);
+    for (const probes::Components &cs : probes::expand_family_keywords(point.components)) {
+      auto *p = arena_.make<ast::ProbePoint>(point.loc);
+      *p = point;
+      p->components = cs;
+      found += resolve_family(decl, *p, e, true);
+    }
+    if (!found && !optional && !quiet_no_match_)
+      no_match(point, e, "no probe point matches '" + probes::probe_point_string(point) + "'");
     return found;
   }
 
@@ -84,7 +97,10 @@ private:
     }
     Expansion inner = e;
     inner.chain.push_back(&alias);
-    if (inner.pn.empty()) {
+    // With a wildcard in the suffix the script's name is not known until
+    // the target's family resolves it: pn() is then the resolved point, as
+    // in SystemTap (`foo.*` lists kprobe.function("f").call and .return).
+    if (inner.pn.empty() && !probes::has_keyword_wildcard(suffix)) {
       inner.pn = name;
       for (const auto &c : suffix)
         inner.pn += "." + probes::component_string(c);
@@ -116,47 +132,26 @@ private:
 
   size_t resolve_family(ast::ProbeDecl &decl, ast::ProbePoint &point, const Expansion &e,
                         bool optional) {
-    const auto &root = point.components[0];
-    std::vector<std::string_view> roots;
-    if (!root.arg && has_wildcard(root.functor)) {
-      for (const probes::ProbeFamily *f : probes::all_families())
-        for (std::string_view r : f->roots())
-          if (fnmatch(root.functor.c_str(), std::string(r).c_str(), 0) == 0)
-            roots.push_back(r);
-    } else if (probes::find_family(root.functor)) {
-      roots.push_back(root.functor);
-    }
-    if (roots.empty()) {
+    const probes::ProbeFamily *family = probes::find_family(point.components[0].functor);
+    if (!family) {
       if (!optional && !quiet_no_match_)
         no_match(point, e, "no probe point matches '" + probes::probe_point_string(point) + "'");
       return 0;
     }
-    size_t found = 0;
-    for (std::string_view r : roots) {
-      ast::ProbePoint *p = &point;
-      if (r != root.functor) {
-        p = arena_.make<ast::ProbePoint>(point.loc);
-        *p = point;
-        p->components[0].functor = r;
-      }
-      size_t before = program_.probes.size();
-      // Errors of a point that may fail, or that a wildcard made up, are
-      // not reported.
-      std::ostringstream discard;
-      Diagnostics quiet(discard);
-      bool silent = optional || roots.size() > 1 || quiet_no_match_;
-      const probes::ProbeFamily *family = probes::find_family(r);
-      ast::ProbeDecl &body = decl_for(decl, e);
-      unsigned errors_before = diag_.errors();
-      family->resolve(body, *p, program_.probes, silent ? quiet : diag_);
-      if (diag_.errors() != errors_before && e.use != &point)
-        diag_.note(e.use->loc, "while resolving probe point '" +
-                                   probes::probe_point_string(*e.use) + "'");
-      for (size_t i = before; i < program_.probes.size(); ++i)
-        program_.probes[i].pn = e.pn.empty() ? program_.probes[i].pp : e.pn;
-      found += program_.probes.size() - before;
-    }
-    return found;
+    size_t before = program_.probes.size();
+    // Errors of a point that may fail are not reported.
+    std::ostringstream discard;
+    Diagnostics quiet(discard);
+    bool silent = optional || quiet_no_match_;
+    ast::ProbeDecl &body = decl_for(decl, e);
+    unsigned errors_before = diag_.errors();
+    family->resolve(body, point, program_.probes, silent ? quiet : diag_);
+    if (diag_.errors() != errors_before && e.use != &point)
+      diag_.note(e.use->loc, "while resolving probe point '" +
+                                 probes::probe_point_string(*e.use) + "'");
+    for (size_t i = before; i < program_.probes.size(); ++i)
+      program_.probes[i].pn = e.pn.empty() ? program_.probes[i].pp : e.pn;
+    return program_.probes.size() - before;
   }
 
   void no_match(const ast::ProbePoint &point, const Expansion &e, const std::string &msg) {

@@ -1,5 +1,8 @@
 #include "probes/alias_trie.h"
 
+#include "probes/family.h"
+#include "probes/wildcards.h"
+
 #include <fnmatch.h>
 
 namespace stap::probes {
@@ -20,42 +23,32 @@ void AliasTrie::add(const ast::ProbeAliasDecl &alias) {
 bool AliasTrie::match_at(const Node &node, const std::string &name,
                          const std::vector<ast::ProbePointComponent> &cs, size_t i,
                          std::map<std::string, AliasMatch> &out) const {
-  auto found = [&](size_t consumed) {
-    AliasMatch &m = out[name];
-    m.name = name;
-    m.aliases = node.aliases;
-    m.consumed = consumed;
+  auto found = [&](size_t from) {
+    AliasMatch m{name, node.aliases, {cs.begin() + static_cast<std::ptrdiff_t>(from), cs.end()}};
+    ast::ProbePoint rest;
+    rest.components = m.suffix;
+    out[name + " " + probe_point_string(rest)] = std::move(m);
     return true;
   };
   if (i == cs.size())
     return !node.aliases.empty() && found(i);
   const auto &c = cs[i];
+  if (has_double_star(c)) {
+    bool any = false;
+    for (const auto &reading : double_star_readings(cs, i))
+      any |= match_at(node, name, reading, i, out);
+    return any;
+  }
   bool deeper = false;
-  if (!c.arg) {
-    auto join = [&](const std::string &child) { return name.empty() ? child : name + "." + child; };
-    if (c.functor == "**") {
-      // Zero components, or one more and still inside the `**`.
-      deeper |= match_at(node, name, cs, i + 1, out);
-      for (const auto &[child, next] : node.children)
-        deeper |= match_at(*next, join(child), cs, i, out);
-      return deeper;
-    }
+  if (!c.arg)
     for (const auto &[child, next] : node.children)
       if (fnmatch(c.functor.c_str(), child.c_str(), 0) == 0)
-        deeper |= match_at(*next, join(child), cs, i + 1, out);
-  }
+        deeper |= match_at(*next, name.empty() ? child : name + "." + child, cs, i + 1, out);
   if (deeper)
     return true;
-  // An alias suffix: the rest goes to the alias's targets. A wildcard in
-  // the rest could only be resolved against the targets' families, which
-  // is not done; such a point matches no alias.
+  // An alias suffix: the rest goes to the alias's targets.
   if (i == 0 || node.aliases.empty())
     return false;
-  // Nor does a name a wildcard reached: `t*.slow` means the aliases named
-  // so, not every `t*` alias with a `.slow` suffix.
-  for (size_t j = 0; j < cs.size(); ++j)
-    if (cs[j].functor.find_first_of("*?[") != std::string::npos)
-      return false;
   return found(i);
 }
 
@@ -63,7 +56,7 @@ std::vector<AliasMatch> AliasTrie::match(const std::vector<ast::ProbePointCompon
   std::map<std::string, AliasMatch> out;
   match_at(root_, "", cs, 0, out);
   std::vector<AliasMatch> v;
-  for (auto &[name, m] : out)
+  for (auto &[_, m] : out)
     v.push_back(std::move(m));
   return v;
 }

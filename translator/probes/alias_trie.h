@@ -1,9 +1,10 @@
 // Probe alias names in a tree of components, for matching a probe point
 // against them: `*` (and `?`, `[...]`) within one component, `**` across
-// components, and alias suffixes (a use `foo.return` of an alias `foo`
-// expands to its targets with `.return` appended). The longest alias name
-// that matches wins: with aliases `foo` and `foo.return`, `foo.return`
-// means the latter.
+// one or more (probes/wildcards.h), and alias suffixes (a use `foo.return`
+// of an alias `foo` expands to its targets with `.return` appended). The
+// longest alias name that matches wins: with aliases `foo` and
+// `foo.return`, `foo.return` means the latter. A suffix may itself hold
+// wildcards (`foo.*`, `syscall.*.r*`): the targets' families resolve them.
 #pragma once
 #include "ast/ast.h"
 
@@ -17,7 +18,7 @@ namespace stap::probes {
 struct AliasMatch {
   std::string name;                              // "syscall.open": wildcards resolved
   std::vector<const ast::ProbeAliasDecl *> aliases; // every alias of that name
-  size_t consumed = 0;                           // components the name covers; the rest is suffix
+  std::vector<ast::ProbePointComponent> suffix;  // the rest of the point, for the targets
 };
 
 class AliasTrie {

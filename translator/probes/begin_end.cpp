@@ -15,6 +15,16 @@ public:
     return {"begin", "end", "error", "never"};
   }
 
+  std::vector<PointShape> shapes() const override {
+    std::vector<PointShape> out;
+    for (const char *r : {"begin", "end", "error"}) {
+      out.push_back({{r, false}});
+      out.push_back({{r, true}}); // its priority
+    }
+    out.push_back({{"never", false}});
+    return out;
+  }
+
   bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
                Diagnostics &diag) const override {
     const auto &c0 = point.components[0];

@@ -37,11 +37,24 @@ struct ResolvedProbe {
   std::string c_fields;
 };
 
+// One component of a point shape: its keyword and whether it takes an
+// argument (`function("f")`: true; `return`: false).
+struct ShapeComponent {
+  std::string functor;
+  bool has_arg = false;
+};
+// A complete point a family accepts, e.g. kprobe.function(_).return: what
+// wildcards in keywords (`kprobe.function("f").*`, `timer.**`) expand to.
+using PointShape = std::vector<ShapeComponent>;
+
 class ProbeFamily {
 public:
   virtual ~ProbeFamily() = default;
   // The leading component this family answers to ("begin", "timer", ...).
   virtual std::vector<std::string_view> roots() const = 0;
+  // Every complete point the family accepts, arguments left open. By
+  // default each root alone (`never`); families with more override it.
+  virtual std::vector<PointShape> shapes() const;
   // Checks the rest of the point; appends what it resolves to, or reports
   // why it does not match and returns false.
   virtual bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point,

@@ -22,6 +22,24 @@ class KprobeFamily final : public ProbeFamily {
 public:
   std::vector<std::string_view> roots() const override { return {"kprobe", "kernel", "module"}; }
 
+  std::vector<PointShape> shapes() const override {
+    const std::vector<PointShape> heads = {
+        {{"kprobe", false}, {"function", true}},
+        {{"kprobe", false}, {"module", true}, {"function", true}},
+        {{"kernel", false}, {"function", true}},
+        {{"module", true}, {"function", true}},
+    };
+    const std::vector<PointShape> tails = {
+        {}, {{"call", false}}, {{"return", false}}, {{"return", false}, {"maxactive", true}}};
+    std::vector<PointShape> out;
+    for (const PointShape &h : heads)
+      for (const PointShape &t : tails) {
+        out.push_back(h);
+        out.back().insert(out.back().end(), t.begin(), t.end());
+      }
+    return out;
+  }
+
   bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
                Diagnostics &diag) const override {
     const auto &cs = point.components;

@@ -24,6 +24,13 @@ const ProbeFamily *find_family(std::string_view root) {
   return nullptr;
 }
 
+std::vector<PointShape> ProbeFamily::shapes() const {
+  std::vector<PointShape> out;
+  for (std::string_view r : roots())
+    out.push_back({{std::string(r), false}});
+  return out;
+}
+
 ResolvedProbe make_resolved(ast::ProbeDecl &decl, ast::ProbePoint &point,
                             const ProbeFamily *family) {
   ResolvedProbe r;

@@ -29,6 +29,15 @@ class TimerFamily final : public ProbeFamily {
 public:
   std::vector<std::string_view> roots() const override { return {"timer"}; }
 
+  std::vector<PointShape> shapes() const override {
+    std::vector<PointShape> out;
+    for (const auto &[unit, _] : units()) {
+      out.push_back({{"timer", false}, {unit, true}});
+      out.push_back({{"timer", false}, {unit, true}, {"randomize", true}});
+    }
+    return out;
+  }
+
   bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
                Diagnostics &diag) const override {
     const auto &cs = point.components;

@@ -333,8 +333,8 @@ std::vector<size_t> TapsetIndex::files_defining_symbol(std::string_view name) co
 bool point_could_name_alias(std::string_view point, std::string_view alias) {
   auto p = split_dots(point), a = split_dots(alias);
   for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i] == "**")
-      return true;
+    if (p[i].find("**") != std::string_view::npos)
+      return true; // `**` (`sys**open` too) may span any components
     if (i >= a.size())
       return true; // the rest of the point are suffixes of the alias
     if (!component_matches(p[i], a[i]))
