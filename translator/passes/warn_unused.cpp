@@ -91,9 +91,13 @@ std::string similar_names(const std::string &name, const std::vector<std::string
   return s + ")";
 }
 
+// Only the user's own code is warned about (as SystemTap does): a probe's
+// body may hold an alias's prologue from a tapset, whose locals are not
+// the user's business.
 void check_body(ast::Node &body, const std::vector<ast::VarDecl *> &params,
                 const std::vector<ast::VarDecl *> &locals, const Program &program,
                 Diagnostics &diag) {
+  const SourceFile *script = program.files.front()->source.get();
   LocalUse use;
   body.accept(use);
   std::vector<std::string> names;
@@ -107,8 +111,9 @@ void check_body(ast::Node &body, const std::vector<ast::VarDecl *> &params,
     auto read = use.first_read.find(v);
     if (read == use.first_read.end()) {
       for (ast::AssignExpr *a : use.assignments[v])
-        diag.warning(a->loc, "Eliding assignment to '" + v->name + "'");
-    } else if (!use.written.count(v)) {
+        if (a->loc.file == script)
+          diag.warning(a->loc, "Eliding assignment to '" + v->name + "'");
+    } else if (!use.written.count(v) && read->second->loc.file == script) {
       diag.warning(read->second->loc, "never-assigned local variable '" + v->name + "'" +
                                           similar_names(v->name, names));
     }

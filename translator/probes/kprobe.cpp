@@ -6,10 +6,15 @@
 // A wildcard in a kernel function name expands to one probe per matching
 // function of the target kernel (symtab/kernel_symbols.h); a name the
 // kernel's kprobe blacklist forbids is reported here rather than at load.
+// A wildcard in a module name or in a module's function name expands over
+// the target's .ko files (symtab/module_symbols.h).
 #include "codegen/emitter.h"
 #include "codegen/module_writer.h"
 #include "probes/family.h"
 #include "symtab/kernel_symbols.h"
+#include "symtab/module_symbols.h"
+
+#include <fnmatch.h>
 
 namespace stap::probes {
 namespace {
@@ -45,6 +50,7 @@ public:
     const auto &cs = point.components;
     size_t i = 0;
     std::string module;
+    size_t module_index = 0;
     if (cs[0].functor == "kprobe")
       ++i;
     if (i < cs.size() && cs[i].functor == "module") {
@@ -54,6 +60,7 @@ public:
         return false;
       }
       module = m->value;
+      module_index = i;
       ++i;
     } else if (cs[0].functor == "kernel") {
       ++i;
@@ -92,19 +99,24 @@ public:
                                 probe_point_string(point) + "'");
       return false;
     }
-    std::vector<std::string> symbols;
-    if (!functions(module, symbol, symbol_loc, point.optional, symbols, diag))
+    std::vector<Target> targets;
+    bool ok = module.empty()
+                  ? functions(symbol, symbol_loc, point.optional, targets, diag)
+                  : module_functions(module, cs[module_index].arg->loc, symbol, symbol_loc,
+                                     point.optional, targets, diag);
+    if (!ok)
       return false;
-    for (const std::string &f : symbols) {
+    for (const auto &[m, f] : targets) {
       ast::ProbePoint *p = &point;
-      if (f != symbol) {
-        // One concrete point per function, as pp() and -l show it.
-        p = new_point(point, function_index, f);
-      }
+      // One concrete point per function, as pp() and -l show it.
+      if (f != symbol)
+        p = new_point(*p, function_index, f);
+      if (m != module)
+        p = new_point(*p, module_index, m);
       ResolvedProbe r = make_resolved(decl, *p, this);
       r.function = f;
       r.is_return = is_return;
-      r.c_fields = ".symbol = " + codegen::c_string_literal(module.empty() ? f : module + ":" + f) +
+      r.c_fields = ".symbol = " + codegen::c_string_literal(m.empty() ? f : m + ":" + f) +
                    ", .is_return = " + (is_return ? "true" : "false") +
                    ", .optional = " + (point.optional ? "true" : "false") +
                    ", .maxactive = " + std::to_string(maxactive);
@@ -133,19 +145,53 @@ public:
   }
 
 private:
-  // The functions `pattern` names: itself, or every match of a wildcard.
-  bool functions(const std::string &module, const std::string &pattern, SourceLoc loc,
-                 bool optional, std::vector<std::string> &out, Diagnostics &diag) const {
-    bool wild = has_wildcard(pattern);
-    if (!module.empty()) {
-      if (wild) {
-        diag.error(loc, "'" + pattern + "': wildcards in module function names are not "
-                                        "supported yet");
-        return false;
-      }
-      out.push_back(pattern);
+  using Target = std::pair<std::string, std::string>; // module ("" for the kernel), function
+
+  // The kernel functions `pattern` names: itself, or every match of a
+  // wildcard.
+  bool functions(const std::string &pattern, SourceLoc loc, bool optional,
+                 std::vector<Target> &targets, Diagnostics &diag) const {
+    std::vector<std::string> out;
+    bool ok = kernel_functions(pattern, loc, optional, out, diag);
+    for (std::string &f : out)
+      targets.emplace_back("", std::move(f));
+    return ok;
+  }
+
+  // The functions of the modules `module` names. Exact names are passed
+  // through (the kernel checks them at registration); with a wildcard in
+  // either, the target's .ko files say what there is.
+  bool module_functions(const std::string &module, SourceLoc module_loc,
+                        const std::string &pattern, SourceLoc loc, bool optional,
+                        std::vector<Target> &targets, Diagnostics &diag) const {
+    if (!has_wildcard(module) && !has_wildcard(pattern)) {
+      targets.emplace_back(module, pattern);
       return true;
     }
+    std::string error;
+    auto modules = symtab::module_functions(target_release, module, error);
+    if (modules.empty()) {
+      if (!optional)
+        diag.error(module_loc, error.empty() ? "no module of " + target_release + " matches '" +
+                                                   module + "'"
+                                             : "cannot expand '" + module + "': " + error);
+      return optional;
+    }
+    for (const auto &m : modules)
+      for (const std::string &f : m.functions)
+        if (fnmatch(pattern.c_str(), f.c_str(), 0) == 0)
+          targets.emplace_back(m.module, f);
+    if (targets.empty() && !optional) {
+      diag.error(loc, "no function of a module matching '" + module + "' matches '" + pattern +
+                          "'");
+      return false;
+    }
+    return true;
+  }
+
+  bool kernel_functions(const std::string &pattern, SourceLoc loc, bool optional,
+                        std::vector<std::string> &out, Diagnostics &diag) const {
+    bool wild = has_wildcard(pattern);
     if (!wild && pattern.find('.') != std::string::npos) {
       out.push_back(pattern); // a compiler clone (f.isra.0): kallsyms lists no such names
       return true;
