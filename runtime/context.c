@@ -101,6 +101,14 @@ void stp_exit(struct stp_context *c)
 	stp_request_exit();
 }
 
+void stp_abort(struct stp_context *c)
+{
+	stp_request_exit();
+	c->aborted = 1;
+	if (!c->last_error)
+		c->last_error = "aborted";
+}
+
 void stp_error(struct stp_context *c, const char *msg)
 {
 	if (!c->last_error)
@@ -160,10 +168,12 @@ static bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
 	c->pbuf_len = 0;
 	c->frame_top = 0;
 	c->nesting = 0;
+	c->next_overload = 0;
+	c->aborted = 0;
 	c->rx_nslots = 0;
 	p->handler(c);
 	stp_flush(c);
-	if (unlikely(c->last_error))
+	if (unlikely(c->last_error) && !c->aborted)
 		stp_report_error(c);
 	atomic_set(&c->busy, 0);
 	ran = true;

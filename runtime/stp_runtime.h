@@ -83,6 +83,12 @@ struct stp_context {
 	char *frames;                   /* stp_module.frames_size bytes */
 	unsigned frame_top;             /* bytes in use */
 	unsigned nesting;               /* function call depth (MAXNESTING) */
+	/* A function ran `next` (STAP_NEXT): its caller runs the next
+	 * overload. 0 except between such a return and the caller's check. */
+	unsigned char next_overload;
+	/* abort() ran: the handler is ending (last_error is set so that every
+	 * check leaves), try/catch does not catch it, nothing is reported. */
+	unsigned char aborted;
 };
 
 typedef void (*stp_handler_fn)(struct stp_context *c);
@@ -171,6 +177,8 @@ s64 stp_regex_match(struct stp_context *c, const struct stp_rx_prog *p, const ch
 extern const struct kernel_param_ops stp_param_ops_s64, stp_param_ops_str;
 /* exit(): ask staprun to end the session after this handler. */
 void stp_exit(struct stp_context *c);
+/* abort(): end the session as exit() does, and this handler at once. */
+void stp_abort(struct stp_context *c);
 /* The -c command's or -x process's pid, 0 without either: target(). */
 long stp_target(void);
 /* Records a run-time error; the handler stops at its next check. */

@@ -111,6 +111,9 @@ struct CallExpr : Expr {
   std::string name;
   std::vector<Expr *> args;
   FunctionDecl *callee = nullptr; // bound in pass 2 (first of the overloads)
+  // Every overload of this name and arity the call may run, in priority
+  // order (callee first); the chain ends at the first one without `next`.
+  std::vector<FunctionDecl *> overloads;
   void accept(Visitor &v) override;
 };
 
@@ -319,6 +322,9 @@ struct FunctionDecl : Node {
   std::vector<VarDecl *> locals; // filled by symbol resolution
   Stmt *body = nullptr;          // BlockStmt or EmbeddedStmt
   std::optional<int64_t> priority;
+  // The nth function of this name and arity in the program (their C names
+  // differ by it); set by symbol resolution.
+  unsigned overload_index = 0;
   bool is_private = false;
   const SourceFile *file = nullptr;
   void accept(Visitor &v) override;

@@ -65,6 +65,7 @@ public:
   void visit(CallExpr &n) override {
     auto *c = copy(n);
     c->callee = nullptr;
+    c->overloads.clear();
     exprs(c->args);
   }
   void visit(InExpr &n) override {

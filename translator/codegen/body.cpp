@@ -5,6 +5,7 @@
 #include "codegen/names.h"
 #include "codegen/regex_compile.h"
 #include "passes/builtins.h"
+#include "passes/overloads.h"
 
 #include <climits>
 #include <functional>
@@ -97,12 +98,12 @@ public:
   }
   void visit(ast::BreakStmt &n) override { begin_stmt(n); out_.line("break;"); }
   void visit(ast::ContinueStmt &n) override { begin_stmt(n); out_.line("continue;"); }
+  // `next` ends a probe handler; in a function it hands the call to the
+  // next overload (see overloaded_call).
   void visit(ast::NextStmt &n) override {
-    if (fn_) {
-      unsupported(n, "'next' in a function");
-      return;
-    }
     begin_stmt(n);
+    if (fn_)
+      out_.line("c->next_overload = 1;");
     out_.line("goto out;");
   }
   void visit(ast::ReturnStmt &n) override {
@@ -221,6 +222,10 @@ public:
               "; if (!c->last_error) " + t + " = _r; " + t + "; })";
   }
   void visit(ast::CallExpr &n) override {
+    if (n.callee && (n.overloads.size() > 1 || may_next(*n.callee))) {
+      overloaded_call(n);
+      return;
+    }
     if (n.callee) {
       std::string ret = n.callee->return_type == ast::Type::String ? ", " + temp(ast::Type::String) : "";
       result_ = sequenced(n.args, [&](const std::vector<std::string> &v) {
@@ -292,6 +297,37 @@ public:
     } else {
       unsupported(n, "call of '" + n.name + "'");
     }
+  }
+
+  // A call of overloads, in priority order: each runs while the one before
+  // it said `next` (c->next_overload) without an error. The arguments are
+  // evaluated once. A `next` from the last one is a run-time error.
+  void overloaded_call(ast::CallExpr &n) {
+    bool str = n.callee->return_type == ast::Type::String;
+    std::string ret = str ? ", " + temp(ast::Type::String) : "";
+    std::string code = "({ ", args;
+    for (size_t i = 0; i < n.args.size(); ++i) {
+      std::string a = "_a" + std::to_string(seq_++);
+      code += std::string(n.args[i]->type == ast::Type::String ? "const char *" : "s64 ") + a +
+              " = " + expr(n.args[i]) + "; ";
+      args += ", " + a;
+    }
+    code += std::string(str ? "const char *" : "s64 ") + "_o; ";
+    for (size_t i = 0; i < n.overloads.size(); ++i) {
+      std::string call = "_o = " + function_name(*n.overloads[i]) + "(c" + ret + args + "); ";
+      code += i == 0 ? call
+                     : "if (c->next_overload && !c->last_error) { c->next_overload = 0; " + call +
+                           "} ";
+    }
+    std::string exhausted =
+        may_next(*n.overloads.back())
+            ? " if (!c->last_error) { stp_error(c, \"all functions exhausted\"); c->error_loc = " +
+                  c_string_literal(loc_string(n.loc)) + "; }"
+            : "";
+    code += "if (unlikely(c->next_overload)) { c->next_overload = 0;" + exhausted + " } ";
+    result_ = code + "_o; })";
+    if (n.callee->return_type == ast::Type::Unknown)
+      result_ = "((void)" + result_ + ", (s64)0)";
   }
 
   // Everything not translated yet is reported, never miscompiled.
@@ -454,7 +490,7 @@ public:
   void visit(ast::EmbeddedExpr &n) override { unsupported(n, "embedded C"); }
   // try { A } catch (msg) { B }: errors in A jump to the catch label, which
   // takes the message and clears the error. MAXACTION is not caught (the
-  // handler has no actions left to run the catch block with).
+  // handler has no actions left to run the catch block with), nor abort().
   void visit(ast::TryStmt &n) override {
     begin_stmt(n);
     std::string id = std::to_string(seq_++);
@@ -466,7 +502,7 @@ public:
     error_label_ = outer;
     out_.line("goto " + end_label + ";");
     out_.raw_line(catch_label + ": __attribute__((unused));");
-    out_.line("if (c->actions > MAXACTION) goto out;");
+    out_.line("if (c->actions > MAXACTION || c->aborted) goto out;");
     if (n.catch_var) {
       std::string var = expr(n.catch_var);
       out_.line("stp_strcpy(" + var + ", c->last_error);");
@@ -580,13 +616,14 @@ private:
   // A run-time error goes to the innermost catch, or ends the body.
   void end_stmt() { out_.line("if (unlikely(c->last_error)) goto " + error_label_ + ";"); }
   // C leaves the order of operand and argument evaluation open; the script
-  // language evaluates left to right. When a later operand has side
-  // effects, the operands are bound to C locals in order first.
+  // language evaluates left to right. When any operand has side effects
+  // (a later one may see them, or change what an earlier one read), the
+  // operands are bound to C locals in order first.
   std::string sequenced(const std::vector<ast::Expr *> &operands,
                         const std::function<std::string(const std::vector<std::string> &)> &build) {
     std::vector<std::string> values;
     bool needed = false;
-    for (size_t i = 1; i < operands.size(); ++i)
+    for (size_t i = 0; i < operands.size() && operands.size() > 1; ++i)
       needed |= has_side_effects(operands[i]);
     for (ast::Expr *e : operands)
       values.push_back(expr(e));
@@ -717,6 +754,7 @@ void emit_embedded_body(Emitter &out, const ast::FunctionDecl &fn, const std::st
   for (const ast::VarDecl *p : fn.params)
     out.raw_line("#define STAP_ARG_" + p->name + " (" + local_name(*p) + ")");
   out.raw_line("#define STAP_RETVALUE ret");
+  out.raw_line("#define STAP_NEXT do { c->next_overload = 1; goto out; } while (0)");
   out.raw_line(str ? "#define STAP_RETURN(v) do { strscpy(ret, (v), MAXSTRINGLEN); goto out; } while (0)"
                    : "#define STAP_RETURN(v) do { ret = (v); goto out; } while (0)");
   out.line_directive(fn.body->loc);
@@ -727,6 +765,7 @@ void emit_embedded_body(Emitter &out, const ast::FunctionDecl &fn, const std::st
     return e;
   }());
   out.close();
+  out.raw_line("#undef STAP_NEXT");
   out.raw_line("#undef STAP_RETURN");
   out.raw_line("#undef STAP_RETVALUE");
   for (const ast::VarDecl *p : fn.params)

@@ -17,7 +17,8 @@ inline std::string global_key_struct(const ast::GlobalDecl &g) {
 inline std::string stat_desc_name(const ast::GlobalDecl &g) { return "g_" + g.name + "_desc"; }
 inline std::string local_name(const ast::VarDecl &v) { return "l->v_" + v.name; }
 inline std::string function_name(const ast::FunctionDecl &f) {
-  return "f_" + f.name + "_" + std::to_string(f.params.size());
+  return "f_" + f.name + "_" + std::to_string(f.params.size()) +
+         (f.overload_index ? "_o" + std::to_string(f.overload_index) : "");
 }
 inline std::string frame_struct(const std::string &body_name) { return body_name + "_locals"; }
 

@@ -20,6 +20,8 @@
 #include "passes/resolve_symbols.h"
 #include "passes/warn_unused.h"
 #include "passes/entry_values.h"
+#include "passes/fold_constants.h"
+#include "passes/fold_defined.h"
 #include "passes/target_vars.h"
 #include "run/run.h"
 #include "run/run_remote.h"
@@ -110,9 +112,11 @@ bool Driver::pass2_elaborate() {
   probes::set_kernel_release(target_.release);
   bool listing = !opts_.list_pattern.empty();
   resolve_probes(program_, arena_, diag_, /*quiet_no_match=*/listing);
+  fold_defined(program_, arena_);
+  fold_constants(program_, arena_);
   resolve_entry_values(program_, arena_, diag_);
-  resolve_target_vars(program_, diag_);
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
+  resolve_target_vars(program_, diag_);
   if (!diag_.errors() && !opts_.unoptimized)
     warn_unused_locals(program_, diag_);
   if (!diag_.errors())

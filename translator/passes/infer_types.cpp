@@ -181,12 +181,21 @@ public:
 
   void visit(ast::CallExpr &n) override {
     Visitor::visit(n);
-    if (ast::FunctionDecl *fn = n.callee) {
-      for (size_t i = 0; i < n.args.size() && i < fn->params.size(); ++i) {
-        meet(fn->params[i]->type, n.args[i], "argument " + std::to_string(i + 1) + " of '" + n.name + "'");
+    if (n.callee) {
+      // Overloads share the call's arguments and its value: one type each.
+      for (ast::FunctionDecl *fn : n.overloads) {
+        for (size_t i = 0; i < n.args.size() && i < fn->params.size(); ++i)
+          meet(fn->params[i]->type, n.args[i],
+               "argument " + std::to_string(i + 1) + " of '" + n.name + "'");
+        if (fn->return_type != Type::Unknown)
+          set(n, fn->return_type);
       }
-      if (fn->return_type != Type::Unknown)
-        set(n, fn->return_type);
+      for (ast::FunctionDecl *fn : n.overloads) {
+        learn_slot(fn->return_type, n.type, n);
+        if (fn->return_type != n.type)
+          mismatch(*fn, "the value of overloaded function '" + n.name + "'", n.type,
+                   fn->return_type);
+      }
       return;
     }
     const Builtin *b = find_builtin(n.name);
@@ -337,10 +346,11 @@ private:
         changed_ = true;
       }
     } else if (auto *c = dynamic_cast<ast::CallExpr *>(e)) {
-      if (c->callee && c->callee->return_type == Type::Unknown) {
-        c->callee->return_type = t;
-        changed_ = true;
-      }
+      for (ast::FunctionDecl *fn : c->overloads)
+        if (fn->return_type == Type::Unknown) {
+          fn->return_type = t;
+          changed_ = true;
+        }
     }
   }
   void set_target(ast::Expr *target, Type t) {

@@ -11,8 +11,8 @@ std::string context_vars(const probes::ResolvedProbe &rp) {
   std::string s;
   for (const ast::VarDecl *v : rp.decl->locals)
     s += " " + v->name + ":" + ast::type_name(v->type);
-  if (rp.is_return)
-    s += " $return:long";
+  for (const probes::ContextVar &v : rp.family->context_vars(rp))
+    s += " " + v.name + ":" + ast::type_name(v.type);
   return s;
 }
 

@@ -2,7 +2,9 @@
 
 #include "ast/visitor.h"
 #include "passes/builtins.h"
+#include "passes/overloads.h"
 
+#include <map>
 #include <set>
 
 namespace stap {
@@ -44,9 +46,13 @@ public:
 
   void visit(ast::CallExpr &n) override {
     Visitor::visit(n);
-    n.callee = find_function(n.name, n.args.size());
-    if (n.callee)
-      reached_.push_back(n.callee);
+    n.overloads = overload_chain(prog_, n.name, n.args.size(),
+                                 [&](const ast::File &f, const ast::FunctionDecl &fn) {
+                                   return visible(f.source.get(), fn.is_private);
+                                 });
+    n.callee = n.overloads.empty() ? nullptr : n.overloads.front();
+    for (ast::FunctionDecl *fn : n.overloads)
+      reached_.push_back(fn);
     if (!n.callee && !find_builtin(n.name))
       diag_.error(n.loc, "unresolved function call '" + n.name + "' with " +
                              std::to_string(n.args.size()) + " argument(s)");
@@ -62,15 +68,6 @@ private:
       for (ast::GlobalDecl *g : f->globals)
         if (g->name == name && visible(f->source.get(), g->is_private))
           return g;
-    return nullptr;
-  }
-
-  ast::FunctionDecl *find_function(const std::string &name, size_t arity) const {
-    for (const auto &f : prog_.files)
-      for (ast::FunctionDecl *fn : f->functions)
-        if (fn->name == name && fn->params.size() == arity &&
-            visible(f->source.get(), fn->is_private))
-          return fn;
     return nullptr;
   }
 
@@ -131,11 +128,15 @@ void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag,
     r.resolve_body(Scope{fn->file, &fn->params, &fn->locals}, fn->body);
   }
   // Keep declaration order, which is also the order of the output.
+  // Overloads of one name and arity get distinct C names.
   std::set<ast::GlobalDecl *> used(r.globals_used_.begin(), r.globals_used_.end());
+  std::map<std::pair<std::string, size_t>, unsigned> overloads;
   for (const auto &f : program.files) {
     for (ast::FunctionDecl *fn : f->functions)
-      if (done.count(fn))
+      if (done.count(fn)) {
+        fn->overload_index = overloads[{fn->name, fn->params.size()}]++;
         program.functions.push_back(fn);
+      }
     for (ast::GlobalDecl *g : f->globals)
       if (f == script || used.count(g))
         program.globals.push_back(g);

@@ -9,15 +9,23 @@
 namespace stap {
 namespace {
 
-// Reads and plain assignments of each local of one body.
+// Reads and plain assignments of each local of one body. A probe body may
+// hold code of tapset aliases (prologues, epilogues): like SystemTap, only
+// the user script's own code is warned about, but reads and writes
+// anywhere count.
 class LocalUse : public ast::Visitor {
 public:
-  std::map<ast::VarDecl *, std::vector<ast::AssignExpr *>> assignments;
-  std::map<ast::VarDecl *, ast::SymbolExpr *> first_read;
+  explicit LocalUse(const SourceFile *script) : script_(script) {}
+  std::map<ast::VarDecl *, std::vector<ast::AssignExpr *>> assignments; // in the script
+  std::map<ast::VarDecl *, ast::SymbolExpr *> first_read; // in the script
+  std::set<ast::VarDecl *> read;    // anywhere
   std::set<ast::VarDecl *> written; // by anything: =, +=, ++, foreach, catch
 
   void visit(ast::SymbolExpr &n) override {
-    if (n.local && !first_read.count(n.local))
+    if (!n.local)
+      return;
+    read.insert(n.local);
+    if (n.loc.file == script_ && !first_read.count(n.local))
       first_read[n.local] = &n;
   }
   void visit(ast::AssignExpr &n) override {
@@ -27,8 +35,10 @@ public:
       return;
     }
     written.insert(sym->local);
-    if (n.op == "=")
-      assignments[sym->local].push_back(&n); // a pure store: not a read
+    if (n.op == "=") { // a pure store: not a read
+      if (n.loc.file == script_)
+        assignments[sym->local].push_back(&n);
+    }
     else
       visit(*sym); // `x += 1` reads x
     visit_expr(n.value);
@@ -57,6 +67,9 @@ public:
     visit_stmt(n.try_block);
     visit_stmt(n.catch_block);
   }
+
+private:
+  const SourceFile *script_;
 };
 
 size_t edit_distance(const std::string &a, const std::string &b) {
@@ -97,8 +110,7 @@ std::string similar_names(const std::string &name, const std::vector<std::string
 void check_body(ast::Node &body, const std::vector<ast::VarDecl *> &params,
                 const std::vector<ast::VarDecl *> &locals, const Program &program,
                 Diagnostics &diag) {
-  const SourceFile *script = program.files.front()->source.get();
-  LocalUse use;
+  LocalUse use(program.files.front()->source.get());
   body.accept(use);
   std::vector<std::string> names;
   for (const auto *v : params)
@@ -109,11 +121,10 @@ void check_body(ast::Node &body, const std::vector<ast::VarDecl *> &params,
     names.push_back(g->name);
   for (ast::VarDecl *v : locals) {
     auto read = use.first_read.find(v);
-    if (read == use.first_read.end()) {
+    if (!use.read.count(v)) {
       for (ast::AssignExpr *a : use.assignments[v])
-        if (a->loc.file == script)
-          diag.warning(a->loc, "Eliding assignment to '" + v->name + "'");
-    } else if (!use.written.count(v) && read->second->loc.file == script) {
+        diag.warning(a->loc, "Eliding assignment to '" + v->name + "'");
+    } else if (read != use.first_read.end() && !use.written.count(v)) {
       diag.warning(read->second->loc, "never-assigned local variable '" + v->name + "'" +
                                           similar_names(v->name, names));
     }

@@ -4,6 +4,7 @@
 #include "ast/ast.h"
 #include "util/diag.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,13 @@ struct ShapeComponent {
 // wildcards in keywords (`kprobe.function("f").*`, `timer.**`) expand to.
 using PointShape = std::vector<ShapeComponent>;
 
+// A target variable a probe point provides (`$return`, later DWARF's
+// `$var`s): its name with the '$' and its script type.
+struct ContextVar {
+  std::string name;
+  ast::Type type = ast::Type::Long;
+};
+
 class ProbeFamily {
 public:
   virtual ~ProbeFamily() = default;
@@ -59,6 +67,9 @@ public:
   // why it does not match and returns false.
   virtual bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point,
                        std::vector<ResolvedProbe> &out, Diagnostics &diag) const = 0;
+  // The target variables `probe` (one of this family's) provides. The
+  // one place pass 2 asks "does $x exist here" (@defined, errors, -L).
+  virtual std::vector<ContextVar> context_vars(const ResolvedProbe &) const { return {}; }
   // Emits the C that describes or registers `probes` (all of this family).
   virtual void emit(codegen::ModuleWriter &w,
                     const std::vector<const ResolvedProbe *> &probes) const = 0;
@@ -71,6 +82,10 @@ ResolvedProbe make_resolved(ast::ProbeDecl &decl, ast::ProbePoint &point,
 // The kernel whose symbols kernel function probes resolve against (the
 // driver's target release).
 void set_kernel_release(const std::string &release);
+
+// Target variable `name` ("$return") of `probe`, or nothing
+// when the probe point does not provide it.
+std::optional<ContextVar> find_context_var(const ResolvedProbe &probe, std::string_view name);
 
 // The registry: every family, in one table.
 const std::vector<const ProbeFamily *> &all_families();

@@ -125,6 +125,13 @@ public:
     return true;
   }
 
+  // Without debuginfo a function probe has only its return value.
+  std::vector<ContextVar> context_vars(const ResolvedProbe &probe) const override {
+    if (probe.is_return)
+      return {{"$return", ast::Type::Long}};
+    return {};
+  }
+
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
     // An entry part is not a kprobe of its own: its return probe's

@@ -42,6 +42,15 @@ ResolvedProbe make_resolved(ast::ProbeDecl &decl, ast::ProbePoint &point,
   return r;
 }
 
+std::optional<ContextVar> find_context_var(const ResolvedProbe &probe, std::string_view name) {
+  if (!probe.family)
+    return std::nullopt;
+  for (ContextVar &v : probe.family->context_vars(probe))
+    if (v.name == name)
+      return v;
+  return std::nullopt;
+}
+
 const ast::NumberLit *number_arg(const ast::ProbePointComponent &c) {
   return dynamic_cast<const ast::NumberLit *>(c.arg);
 }

@@ -33,7 +33,16 @@ Diagnostics::Diagnostics(std::ostream &out) : out_(out) {}
 
 void Diagnostics::report(Severity sev, const SourceLoc &loc,
                          const std::string &msg) {
-  out_ << format_diagnostic(sev, loc, msg);
+  std::string text = format_diagnostic(sev, loc, msg);
+  // Code copied into several probes (alias bodies, a body split by
+  // @defined) would say the same thing once per copy: say it once. A note
+  // belongs to the report before it.
+  if (sev == Severity::Note ? last_repeated_ : !seen_.insert(text).second) {
+    last_repeated_ = true;
+    return;
+  }
+  last_repeated_ = false;
+  out_ << text;
   out_.flush();
 }
 

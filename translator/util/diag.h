@@ -3,6 +3,7 @@
 #include "util/source.h"
 
 #include <iosfwd>
+#include <set>
 #include <string>
 
 namespace stap {
@@ -32,6 +33,8 @@ private:
   std::ostream &out_;
   unsigned errors_ = 0, warnings_ = 0;
   bool suppress_warnings_ = false, warnings_fatal_ = false;
+  std::set<std::string> seen_; // errors and warnings already printed
+  bool last_repeated_ = false;
 };
 
 // Formats one diagnostic exactly as Diagnostics prints it (for tests).
