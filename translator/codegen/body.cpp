@@ -146,6 +146,12 @@ public:
     result_ = "({ " + t->prelude + (n.prefix ? n.op + t->lv : t->lv + n.op) + "; })";
   }
   void visit(ast::BinaryExpr &n) override {
+    // C's && and || already run left to right, and the right side only
+    // when needed: binding both first would run it always.
+    if (n.op == "&&" || n.op == "||") {
+      result_ = "((s64)((" + expr(n.left) + ") " + n.op + " (" + expr(n.right) + ")))";
+      return;
+    }
     result_ = sequenced({n.left, n.right}, [&](const std::vector<std::string> &v) {
       binary(n, v[0], v[1]);
       return result_;

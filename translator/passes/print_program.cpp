@@ -1,7 +1,6 @@
 #include "passes/print_program.h"
 
 #include <ostream>
-#include <set>
 
 namespace stap {
 namespace {
@@ -13,13 +12,18 @@ std::string typed(const std::string &name, ast::Type t) {
 std::string global_line(const ast::GlobalDecl &g) {
   if (!g.array)
     return typed(g.name, g.type);
+  std::string name = g.name;
+  if (auto *n = dynamic_cast<const ast::NumberLit *>(g.size))
+    name += "[" + std::to_string(n->value) + "]";
   std::string keys;
   for (ast::Type k : g.key_types)
     keys += (keys.empty() ? "" : ", ") + std::string(ast::type_name(k));
-  return typed(g.name, g.type) + " [" + keys + "]";
+  return typed(name, g.type) + " [" + keys + "]";
 }
 
 void locals(const std::vector<ast::VarDecl *> &vars, std::ostream &out) {
+  if (!vars.empty())
+    out << "  # locals\n";
   for (const ast::VarDecl *v : vars)
     out << "  " << typed(v->name, v->type) << "\n";
 }
@@ -42,12 +46,12 @@ void print_program(const Program &p, std::ostream &out) {
       locals(f->locals, out);
     }
   }
+  // Each probe with its derivation and its locals, as SystemTap 4.8
+  // prints them (probes that share a body each list its locals).
   out << "# probes\n";
-  std::set<const ast::ProbeDecl *> shown;
   for (const auto &rp : p.probes) {
-    out << rp.pp << " /* <- " << rp.pn << " */\n";
-    if (shown.insert(rp.decl).second)
-      locals(rp.decl->locals, out);
+    out << rp.pp << " /* " << (rp.derivation.empty() ? "<- " + rp.pn : rp.derivation) << " */\n";
+    locals(rp.decl->locals, out);
   }
 }
 

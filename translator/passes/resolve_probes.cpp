@@ -149,9 +149,31 @@ private:
     if (diag_.errors() != errors_before && e.use != &point)
       diag_.note(e.use->loc, "while resolving probe point '" +
                                  probes::probe_point_string(*e.use) + "'");
-    for (size_t i = before; i < program_.probes.size(); ++i)
+    for (size_t i = before; i < program_.probes.size(); ++i) {
       program_.probes[i].pn = e.pn.empty() ? program_.probes[i].pp : e.pn;
+      program_.probes[i].derivation = derivation(decl, e);
+    }
     return program_.probes.size() - before;
+  }
+
+  // "<- tick = timer.ms(100) <- tick", as SystemTap 4.8 prints it: each
+  // alias (its names, then its targets), innermost first, then the points
+  // of the user's probe.
+  static std::string derivation(const ast::ProbeDecl &decl, const Expansion &e) {
+    auto list = [](const std::vector<ast::ProbePoint *> &points, const char *sep) {
+      std::string s;
+      for (const ast::ProbePoint *p : points)
+        s += (s.empty() ? "" : sep) + point_text(*p);
+      return s;
+    };
+    std::string s;
+    for (auto a = e.chain.rbegin(); a != e.chain.rend(); ++a)
+      s += "<- " + list((*a)->names, ",") + ((*a)->epilogue ? " += " : " = ") +
+           list((*a)->targets, ", ") + " ";
+    return s + "<- " + list(decl.points, ",");
+  }
+  static std::string point_text(const ast::ProbePoint &p) {
+    return probes::probe_point_string(p) + (p.optional ? "?" : "") + (p.sufficient ? "!" : "");
   }
 
   void no_match(const ast::ProbePoint &point, const Expansion &e, const std::string &msg) {

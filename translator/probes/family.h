@@ -26,6 +26,9 @@ struct ResolvedProbe {
   std::string pp;          // the point in canonical form, e.g. "begin(-5)": pp()
   std::string pn;          // the script-level name (alias name, wildcards expanded): pn()
   std::string function;    // the probed kernel function, if any: probefunc()
+  // How the point was reached, as -p2 shows it: each alias expanded
+  // (innermost first), then the user's probe: "<- tick = timer.ms(100) <- tick".
+  std::string derivation;
   bool is_return = false;  // a function return probe: $return is available
   // A return probe with @entry values: the probe that computes them when
   // the function is entered (runs as the kretprobe's entry handler).
