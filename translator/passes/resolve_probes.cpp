@@ -173,7 +173,7 @@ private:
     return s + "<- " + list(decl.points, ",");
   }
   static std::string point_text(const ast::ProbePoint &p) {
-    return probes::probe_point_string(p) + (p.optional ? "?" : "") + (p.sufficient ? "!" : "");
+    return probes::probe_point_string(p) + (p.sufficient ? "!" : p.optional ? "?" : "");
   }
 
   void no_match(const ast::ProbePoint &point, const Expansion &e, const std::string &msg) {
