@@ -274,18 +274,32 @@ static void stp_map_sift(struct stp_map *m, struct stp_map_entry **v, unsigned r
 
 static void stp_map_aggregate(struct stp_map *m);
 
+static unsigned stp_map_sort_entries(struct stp_map *m, int column, int dir, s64 limit, char op);
+
 unsigned stp_map_sort(struct stp_map *m, int column, int dir, s64 limit)
 {
-	return stp_map_sort_by(m, column, dir, limit, 'c');
+	if (m->cpu)
+		stp_map_aggregate(m);
+	return stp_map_sort_entries(m, column, dir, limit, 'c');
 }
 
-unsigned stp_map_sort_by(struct stp_map *m, int column, int dir, s64 limit, char op)
+unsigned stp_map_sort_by(struct stp_context *c, struct stp_map *m, int column, int dir,
+			 s64 limit, char op, const char *name)
+{
+	if (m->cpu)
+		stp_map_aggregate(m);
+	if (unlikely(m->agg_overflow)) {
+		snprintf(c->error_buf, sizeof(c->error_buf), "aggregation overflow in %s", name);
+		stp_error(c, c->error_buf);
+		return 0;
+	}
+	return stp_map_sort_entries(m, column, dir, limit, op);
+}
+
+static unsigned stp_map_sort_entries(struct stp_map *m, int column, int dir, s64 limit, char op)
 {
 	struct stp_map_entry **v = stp_map_sorted(m), *e;
 	unsigned n = 0, i;
-
-	if (m->cpu)
-		stp_map_aggregate(m);
 
 	list_for_each_entry(e, &m->used, order)
 		v[n++] = e;
@@ -366,7 +380,8 @@ static void *stp_map_merge_key(struct stp_map *m, const void *key)
 
 /* Rebuilds the merged view (m's own entries) from the shares, in the
  * order keys were first added on any CPU. Keys beyond the merged view's
- * capacity (possible only when CPUs saw different keys) are left out. */
+ * capacity (possible only when CPUs saw different keys) are left out and
+ * flagged in agg_overflow (not for `%` arrays, which drop entries anyway). */
 static void stp_map_aggregate(struct stp_map *m)
 {
 	const struct stp_stat_desc *d = m->stat;
@@ -374,6 +389,7 @@ static void stp_map_aggregate(struct stp_map *m)
 	unsigned cpu;
 
 	stp_map_clear_entries(m);
+	m->agg_overflow = false;
 	for_each_possible_cpu(cpu) {
 		struct stp_map *share = m->cpu[cpu];
 		list_for_each_entry(e, &share->used, order) {
@@ -384,8 +400,10 @@ static void stp_map_aggregate(struct stp_map *m)
 				m->wrap = false;
 				a = stp_map_insert(m, e->data, h);
 				m->wrap = wrap;
-				if (!a)
+				if (!a) {
+					m->agg_overflow = !wrap;
 					continue;
+				}
 				a->seq = e->seq;
 			}
 			if (e->seq < a->seq)

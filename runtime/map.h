@@ -48,6 +48,7 @@ struct stp_map {
 	struct stp_map *parent;   /* in a share: the merged map */
 	atomic64_t stat_seq;      /* insertion numbers across all shares */
 	struct stp_stat *scratch; /* stp_map_lookup()'s merged element */
+	bool agg_overflow;        /* the last merge had more keys than room */
 };
 
 int stp_map_init(struct stp_map *m);
@@ -70,8 +71,12 @@ bool stp_map_exists_matching(struct stp_map *m, const void *key, unsigned wild);
  * `dir` +1/-1 (0 = insertion order), at most `limit` (< 0: all). Returns
  * the count; the entries are in this CPU's buffer, stp_map_sorted(). */
 unsigned stp_map_sort(struct stp_map *m, int column, int dir, s64 limit);
-/* The same, statistics sorted by extractor `op` (see stp_stat_sort_value). */
-unsigned stp_map_sort_by(struct stp_map *m, int column, int dir, s64 limit, char op);
+/* The same, statistics sorted by extractor `op` (see stp_stat_sort_value).
+ * Should the CPUs' shares hold more distinct keys than the merged view has
+ * room for, it is the error "aggregation overflow in NAME" (as in
+ * SystemTap 4.8) and the count is 0; `%` arrays keep what fits. */
+unsigned stp_map_sort_by(struct stp_context *c, struct stp_map *m, int column, int dir,
+			 s64 limit, char op, const char *name);
 static inline struct stp_map_entry **stp_map_sorted(struct stp_map *m)
 {
 	return m->sorted[smp_processor_id()];

@@ -18,6 +18,7 @@
 #include <linux/random.h>
 #include <linux/jhash.h>
 #include <linux/list.h>
+#include <linux/cpu.h>
 
 #include "stp_runtime.h"
 #include "transport/ring.h"
@@ -33,6 +34,7 @@
 #include "stat.c"
 #include "probes/begin_end.c"
 #include "probes/timer.c"
+#include "probes/profile.c"
 #include "probes/kprobes.c"
 #include "transport/debugfs.c"
 #include "session.c"

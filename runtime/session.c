@@ -10,7 +10,7 @@ static void stp_session_start(long target_pid)
 	atomic_set(&stp_state, STP_SESSION_STARTING);
 	/* Begin probes run first; event probes are armed before them but only
 	 * run once the state says RUNNING. */
-	if (stp_kprobes_register()) {
+	if (stp_kprobes_register() || stp_profiles_start()) {
 		stp_request_exit();
 		atomic_inc(&stp_error_count);
 	}
@@ -31,6 +31,7 @@ static void stp_session_stop(void)
 	}
 	atomic_set(&stp_state, STP_SESSION_STOPPING);
 	stp_timers_stop();
+	stp_profiles_stop();
 	stp_kprobes_unregister(); /* waits for handlers still running */
 	stp_end_probes_run();
 	stp_transport_drops(&bytes, &records);

@@ -154,13 +154,13 @@ static s64 stp_hist_row_value(const struct stp_stat_desc *d, unsigned b)
 	return d->hist == STP_HIST_LOG ? stp_hist_log_value(b) : stp_hist_linear_value(d, b);
 }
 
-static void stp_print_repeat(struct stp_context *c, char ch, int n)
+static void stp_print_repeat(struct stp_context *c, char *str, char ch, int n)
 {
 	char run[HIST_WIDTH + 1];
 	int k = min(n, HIST_WIDTH);
 	memset(run, ch, k);
 	run[k] = '\0';
-	stp_printf(c, "%s", run);
+	stp_out_printf(c, str, "%s", run);
 }
 
 /* Rows from `lo` to `hi`: the buckets with samples and up to two empty
@@ -169,7 +169,7 @@ static void stp_print_repeat(struct stp_context *c, char ch, int n)
  * empty rows farther than HIST_ELISION from a sample become one `~` row.
  * Bars are scaled so the largest is at most HIST_WIDTH `@`s. */
 void stp_stat_print_hist(struct stp_context *c, const struct stp_stat_desc *d,
-			 const struct stp_stat *s)
+			 const struct stp_stat *s, char *str)
 {
 	int lo = -1, hi = 0, i, k, vwidth, cwidth;
 	bool under = false, over = false, eliding = false;
@@ -214,9 +214,9 @@ void stp_stat_print_hist(struct stp_context *c, const struct stp_stat_desc *d,
 		vwidth = max(stp_digits(stp_hist_log_value(hi)), stp_digits(stp_hist_log_value(lo)));
 	vwidth = max(vwidth, 5);
 
-	stp_printf(c, "%*s |", vwidth, "value");
-	stp_print_repeat(c, '-', HIST_WIDTH);
-	stp_printf(c, " count\n");
+	stp_out_printf(c, str, "%*s |", vwidth, "value");
+	stp_print_repeat(c, str, '-', HIST_WIDTH);
+	stp_out_printf(c, str, " count\n");
 	for (i = lo; i <= hi; i++) {
 		const char *mark = "";
 		s64 v, bar;
@@ -232,7 +232,7 @@ void stp_stat_print_hist(struct stp_context *c, const struct stp_stat_desc *d,
 				continue;
 			}
 			if (eliding) {
-				stp_printf(c, "%*s ~\n", vwidth, "");
+				stp_out_printf(c, str, "%*s ~\n", vwidth, "");
 				eliding = false;
 			}
 		}
@@ -241,10 +241,10 @@ void stp_stat_print_hist(struct stp_context *c, const struct stp_stat_desc *d,
 		else if (d->hist == STP_HIST_LINEAR && i == nb - 1)
 			mark = ">";
 		v = stp_hist_row_value(d, i);
-		stp_printf(c, "%*s%lld |", vwidth - stp_digits(v), mark, (long long)v);
+		stp_out_printf(c, str, "%*s%lld |", vwidth - stp_digits(v), mark, (long long)v);
 		bar = div64_s64(s->hist[i], scale);
-		stp_print_repeat(c, '@', (int)bar);
-		stp_printf(c, "%*lld\n", (int)(HIST_WIDTH - bar + 1 + cwidth), (long long)s->hist[i]);
+		stp_print_repeat(c, str, '@', (int)bar);
+		stp_out_printf(c, str, "%*lld\n", (int)(HIST_WIDTH - bar + 1 + cwidth), (long long)s->hist[i]);
 	}
-	stp_printf(c, "\n");
+	stp_out_printf(c, str, "\n");
 }

@@ -149,8 +149,9 @@ s64 stp_stat_sort_value(const struct stp_stat *s, char op);
 /* @hist_*(x)[i]: bucket i's count; out of range is a run-time error. */
 s64 stp_stat_bucket(struct stp_context *c, const struct stp_stat_desc *d,
 		    const struct stp_stat *s, s64 i, const char *loc);
-/* print(@hist_*(x)): the ASCII bar chart SystemTap prints. */
+/* print(@hist_*(x)): the ASCII bar chart SystemTap prints, to the probe's
+ * output (str NULL) or appended to the MAXSTRINGLEN string `str` (sprint). */
 void stp_stat_print_hist(struct stp_context *c, const struct stp_stat_desc *d,
-			 const struct stp_stat *s);
+			 const struct stp_stat *s, char *str);
 
 #endif /* STP_STAT_H */

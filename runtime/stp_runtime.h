@@ -24,6 +24,7 @@
 #include <linux/timekeeping.h>
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
+#include <linux/perf_event.h>
 #include <linux/list.h>
 #include <linux/moduleparam.h>
 
@@ -112,6 +113,13 @@ struct stp_timer_probe {
 	bool armed;
 };
 
+/* timer.profile[.tick], timer.profile.freq.hz(N): every CPU, every period */
+struct stp_profile_probe {
+	const struct stp_probe *probe;
+	u64 period_ns;
+	struct perf_event **events; /* [nr_cpu_ids], while the session runs */
+};
+
 /* kprobe.function("f")[.return], kernel.function("f") by symbol */
 struct stp_kprobe {
 	const struct stp_probe *probe;
@@ -140,6 +148,8 @@ struct stp_module_desc {
 	unsigned n_error;
 	struct stp_timer_probe *timers;
 	unsigned n_timers;
+	struct stp_profile_probe *profiles;
+	unsigned n_profiles;
 	struct stp_kprobe *kprobes;
 	unsigned n_kprobes;
 	unsigned frames_size;        /* bytes of locals per CPU, see stp_context */

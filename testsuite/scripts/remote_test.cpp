@@ -35,6 +35,22 @@ TEST_P(RemoteStap, ErrorsInTheGuestComeBackWithStatusOne) {
   EXPECT_EQ(r.status, 1);
 }
 
+// A session that never ends by itself is stopped at --remote-timeout: the
+// guest sends staprun SIGTERM, so the end probes still run, and stap says
+// why it stopped.
+TEST_P(RemoteStap, ASessionThatNeverEndsIsStoppedAtTheRemoteTimeout) {
+  CommandResult r = stap_remote(
+      GetParam(), "--remote-timeout=2 -e " +
+                      shell_quote("probe begin { println(\"running\") } "
+                                  "probe end { println(\"ended\") }"));
+  EXPECT_EQ(r.out, "running\nended\n");
+  EXPECT_NE(r.err.find("error: --remote=qemu://"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the session was stopped at its time limit of 2 s (--remote-timeout;"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.status, 1);
+}
+
 INSTANTIATE_TEST_SUITE_P(Arch, RemoteStap, ::testing::Values("x86_64", "i386"));
 
 } // namespace

@@ -272,6 +272,9 @@ public:
       result_ = sequenced(args, [&](const std::vector<std::string> &v) {
         return format_call(*parsed, v, buf);
       });
+    } else if ((n.name == "sprint" || n.name == "sprintln") && n.args.size() == 1 &&
+               dynamic_cast<ast::HistExpr *>(n.args[0])) {
+      result_ = print_hist(n, *static_cast<ast::HistExpr *>(n.args[0]), temp(ast::Type::String));
     } else if (n.name == "sprint" || n.name == "sprintln") {
       std::string fmt;
       for (ast::Expr *a : n.args)
@@ -420,9 +423,14 @@ public:
     }
     // Statistics sort by an extractor, @count by default.
     std::string by = g->type == ast::Type::Stats ? std::string(", '") + stat_op(n.sort_aggr) + "'" : "";
-    out_.line("unsigned " + count + " = stp_map_sort" + (by.empty() ? "" : "_by") + "(" + m + ", " +
-              std::to_string(n.sort_column) + ", " + std::to_string(n.sort_dir) + ", " + limit +
-              by + ");");
+    if (by.empty())
+      out_.line("unsigned " + count + " = stp_map_sort(" + m + ", " +
+                std::to_string(n.sort_column) + ", " + std::to_string(n.sort_dir) + ", " + limit +
+                ");");
+    else
+      out_.line("unsigned " + count + " = stp_map_sort_by(c, " + m + ", " +
+                std::to_string(n.sort_column) + ", " + std::to_string(n.sort_dir) + ", " + limit +
+                by + ", " + c_string_literal(g->name) + ");");
     out_.line("struct stp_map_entry **" + ents + " = stp_map_sorted(" + m + ");");
     out_.open("for (unsigned " + i + " = 0; " + i + " < " + count + " && !c->last_error; " + i +
               "++)");
@@ -582,15 +590,22 @@ private:
   }
   // print() and println() of a histogram print the same chart (which ends
   // with an empty line), as SystemTap 4.8 does; an empty one is an error.
-  std::string print_hist(ast::CallExpr &call, ast::HistExpr &h) {
+  // sprint() and sprintln() give the chart as a string (of at most
+  // MAXSTRINGLEN - 1 bytes, as in 4.8): `buf` is then its temporary.
+  std::string print_hist(ast::CallExpr &call, ast::HistExpr &h, const std::string &buf = "") {
     Merged m = merged(h.stat);
     if (!m.ok) {
       unsupported(h, "printing this histogram");
       return result_;
     }
-    return "({ " + m.code + "if (!_h || !_h->count) { c->error_loc = " +
-           c_string_literal(loc_string(call.loc)) + "; stp_error(c, \"empty aggregate\"); } " +
-           "else stp_stat_print_hist(c, &" + m.desc + ", _h); (s64)0; })";
+    std::string error = "if (!_h || !_h->count) { c->error_loc = " +
+                        c_string_literal(loc_string(call.loc)) +
+                        "; stp_error(c, \"empty aggregate\"); } ";
+    if (!buf.empty())
+      return "({ " + m.code + buf + "[0] = '\\0'; " + error + "else stp_stat_print_hist(c, &" +
+             m.desc + ", _h, " + buf + "); " + buf + "; })";
+    return "({ " + m.code + error + "else stp_stat_print_hist(c, &" + m.desc +
+           ", _h, NULL); (s64)0; })";
   }
   // foreach (b in @hist_*(x)): the bucket numbers, in order.
   void foreach_bucket(ast::ForeachStmt &n, ast::HistExpr &h) {

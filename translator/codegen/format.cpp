@@ -34,6 +34,17 @@ std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err)
     FormatConversion c;
     while (i < fmt.size() && std::strchr("-+ #0", fmt[i]))
       c.flags += fmt[i++];
+    // SystemTap 4.8 reads one flag character and then the width, so a '0'
+    // after another flag is a leading zero of the width, not zero padding:
+    // `%#05x` of 10 is "  0xa" there (checked in a guest), "0x00a" in C.
+    if (c.flags.size() > 1)
+      c.flags = c.flags[0] + [&] {
+        std::string rest;
+        for (char f : c.flags.substr(1))
+          if (f != '0')
+            rest += f;
+        return rest;
+      }();
     auto number_or_star = [&](std::string &out) {
       if (i < fmt.size() && fmt[i] == '*') {
         out = "*";

@@ -112,7 +112,11 @@ void emit_global_display(ModuleWriter &w, const std::vector<ast::GlobalDecl *> &
     } else {
       out.open("");
       // Arrays of statistics by @count, largest first, as SystemTap 4.8.
-      out.line("unsigned i, n = stp_map_sort(&" + name + ", 0, " + (stats ? "-1" : "0") + ", -1);");
+      if (stats)
+        out.line("unsigned i, n = stp_map_sort_by(c, &" + name + ", 0, -1, -1, 'c', " +
+                 c_string_literal(g->name) + ");");
+      else
+        out.line("unsigned i, n = stp_map_sort(&" + name + ", 0, 0, -1);");
       out.line("struct stp_map_entry **e = stp_map_sorted(&" + name + ");");
       out.open("for (i = 0; i < n; i++)");
       out.line("const " + global_key_struct(*g) + " *k = stp_map_entry_key(e[i]);");

@@ -34,6 +34,8 @@ void usage(FILE *to) {
       "   -o FILE    send the output to FILE\n"
       "   -s MB      per-CPU output buffer size in MB\n"
       "   --remote=qemu://[RELEASE]  run pass 5 in a qemu virtual machine\n"
+      "   --remote-timeout=S  stop the remote session after S seconds (default 600;\n"
+      "              0: no limit; or $STAP_REMOTE_TIMEOUT)\n"
       "   --disable-cache  neither use nor fill the module cache\n"
       "   --poison-cache   ignore the module cache, but fill it\n"
       "   --clean-cache    prune the module cache to its size limit and exit\n"
@@ -63,7 +65,7 @@ bool valid_module_name(const std::string &m) {
   return true;
 }
 
-enum LongOnly { OPT_REMOTE = 1000, OPT_DISABLE_CACHE, OPT_POISON_CACHE, OPT_CLEAN_CACHE };
+enum LongOnly { OPT_REMOTE = 1000, OPT_REMOTE_TIMEOUT, OPT_DISABLE_CACHE, OPT_POISON_CACHE, OPT_CLEAN_CACHE };
 
 } // namespace
 
@@ -72,6 +74,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       {"help", no_argument, nullptr, 'h'},
       {"version", no_argument, nullptr, 'V'},
       {"remote", required_argument, nullptr, OPT_REMOTE},
+      {"remote-timeout", required_argument, nullptr, OPT_REMOTE_TIMEOUT},
       {"disable-cache", no_argument, nullptr, OPT_DISABLE_CACHE},
       {"poison-cache", no_argument, nullptr, OPT_POISON_CACHE},
       {"clean-cache", no_argument, nullptr, OPT_CLEAN_CACHE},
@@ -136,6 +139,11 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       o.script_text = optarg;
       break;
     case OPT_REMOTE: o.remote = optarg; break;
+    case OPT_REMOTE_TIMEOUT:
+      if (!parse_long(optarg, 0, 7 * 24 * 3600, n))
+        ok = fail("invalid --remote-timeout '%s' (seconds, 0 for no limit)", optarg);
+      o.remote_timeout_s = static_cast<int>(n);
+      break;
     case OPT_DISABLE_CACHE: o.disable_cache = true; break;
     case OPT_POISON_CACHE: o.poison_cache = true; break;
     case OPT_CLEAN_CACHE: o.clean_cache = true; break;

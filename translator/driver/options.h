@@ -37,6 +37,10 @@ struct Options {
   std::string output_file;    // -o
   unsigned buffer_mb = 0;     // -s
   std::string remote;         // --remote=URL
+  // --remote-timeout=S (else $STAP_REMOTE_TIMEOUT, else 600): the guest's
+  // session is stopped (SIGTERM: end probes still run) after S seconds;
+  // 0 = no limit. -1 = not given.
+  int remote_timeout_s = -1;
 
   // -l PATTERN / -L PATTERN: list the probe points PATTERN matches (and,
   // with -L, their context variables) instead of running a script.

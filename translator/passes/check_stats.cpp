@@ -36,7 +36,28 @@ class StatRules : public ast::Visitor {
 public:
   explicit StatRules(Diagnostics &d) : diag_(d) {}
 
+  // A histogram is no value: it can only be printed whole (the one
+  // argument of print, println, sprint, sprintln), indexed by bucket or
+  // iterated over, as in SystemTap 4.8 (which rejects it elsewhere).
+  void visit(ast::CallExpr &n) override {
+    static const std::set<std::string> printers = {"print", "println", "sprint", "sprintln"};
+    if (n.args.size() == 1 && printers.count(n.name))
+      allow(n.args[0]);
+    Visitor::visit(n);
+  }
+  void visit(ast::IndexExpr &n) override {
+    allow(n.base);
+    Visitor::visit(n);
+  }
+  void visit(ast::ForeachStmt &n) override {
+    allow(n.array);
+    Visitor::visit(n);
+  }
+
   void visit(ast::HistExpr &n) override {
+    if (!allowed_.count(&n))
+      diag_.error(n.loc, "a histogram can only be printed whole (print, println, sprint, "
+                         "sprintln), indexed by bucket ([i]) or iterated (foreach)");
     Visitor::visit(n);
     ast::GlobalDecl *g = stat_global(n.stat);
     if (!g) {
@@ -111,7 +132,13 @@ public:
   }
 
 private:
+  void allow(ast::Expr *e) {
+    if (auto *h = dynamic_cast<ast::HistExpr *>(e))
+      allowed_.insert(h);
+  }
+
   Diagnostics &diag_;
+  std::set<const ast::HistExpr *> allowed_;
 };
 
 } // namespace

@@ -1,5 +1,7 @@
 // timer.s(N), .sec, .ms/.msec, .us/.usec, .ns/.nsec, .hz(N), .jiffies(N),
 // each with an optional .randomize(R): periodic probes on an hrtimer.
+// timer.profile, timer.profile.tick, timer.profile.freq.hz(N): a sampling
+// timer on every CPU (runtime/probes/profile.c).
 #include "codegen/emitter.h"
 #include "codegen/module_writer.h"
 #include "probes/family.h"
@@ -45,10 +47,11 @@ public:
       diag.error(cs[0].loc, "timer probe needs a unit: timer.s(N), timer.ms(N), ...");
       return false;
     }
+    if (cs[1].functor == "profile")
+      return resolve_profile(decl, point, out, diag);
     auto unit = units().find(cs[1].functor);
     if (unit == units().end()) {
-      diag.error(cs[1].loc, "unknown timer probe '" + probe_point_string(point) +
-                                "' (timer.profile and timer.profile.tick are not supported yet)");
+      diag.error(cs[1].loc, "unknown timer probe '" + probe_point_string(point) + "'");
       return false;
     }
     const ast::NumberLit *n = number_arg(cs[1]);
@@ -79,7 +82,53 @@ public:
 
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
-    w.emit_probe_table("struct stp_timer_probe", "timers", probes);
+    std::vector<const ResolvedProbe *> timers, profiles;
+    for (const ResolvedProbe *p : probes)
+      (is_profile(*p->point) ? profiles : timers).push_back(p);
+    if (!timers.empty())
+      w.emit_probe_table("struct stp_timer_probe", "timers", timers);
+    if (!profiles.empty())
+      w.emit_probe_table("struct stp_profile_probe", "profiles", profiles);
+  }
+
+private:
+  static bool is_profile(const ast::ProbePoint &p) {
+    return p.components.size() >= 2 && p.components[1].functor == "profile";
+  }
+
+  // As SystemTap 4.8 on kernels without the profile-tick hook (6.1):
+  // timer.profile samples every 1 ms; .tick every jiffy (1/CONFIG_HZ s);
+  // .freq.hz(N) N times a second.
+  bool resolve_profile(ast::ProbeDecl &decl, ast::ProbePoint &point,
+                       std::vector<ResolvedProbe> &out, Diagnostics &diag) const {
+    const auto &cs = point.components;
+    std::string period;
+    if (cs[1].arg) {
+      diag.error(cs[1].loc, "timer.profile takes no argument");
+      return false;
+    }
+    if (cs.size() == 2) {
+      period = "1000000ULL";
+    } else if (cs.size() == 3 && cs[2].functor == "tick" && !cs[2].arg) {
+      period = "TICK_NSEC";
+    } else if (cs.size() == 4 && cs[2].functor == "freq" && !cs[2].arg && cs[3].functor == "hz") {
+      const ast::NumberLit *n = number_arg(cs[3]);
+      if (!n || n->value <= 0 || n->value > 100000) {
+        diag.error(cs[3].loc, "timer.profile.freq.hz needs a number from 1 to 100000");
+        return false;
+      }
+      period = "(NSEC_PER_SEC / " + std::to_string(n->value) + "ULL)";
+    } else {
+      const ast::ProbePointComponent &bad = cs.size() > 2 ? cs[2] : cs[1];
+      diag.error(bad.loc, "unknown timer probe '" + probe_point_string(point) +
+                              "': expected timer.profile, timer.profile.tick or "
+                              "timer.profile.freq.hz(N)");
+      return false;
+    }
+    ResolvedProbe r = make_resolved(decl, point, this);
+    r.c_fields = ".period_ns = " + period;
+    out.push_back(std::move(r));
+    return true;
   }
 };
 
