@@ -19,6 +19,7 @@
 #include <linux/jhash.h>
 #include <linux/list.h>
 #include <linux/cpu.h>
+#include <linux/perf_event.h>
 
 #include "stp_runtime.h"
 #include "transport/ring.h"

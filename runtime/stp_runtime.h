@@ -24,7 +24,6 @@
 #include <linux/timekeeping.h>
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
-#include <linux/perf_event.h>
 #include <linux/list.h>
 #include <linux/moduleparam.h>
 
@@ -113,7 +112,10 @@ struct stp_timer_probe {
 	bool armed;
 };
 
-/* timer.profile[.tick], timer.profile.freq.hz(N): every CPU, every period */
+/* timer.profile[.tick], timer.profile.freq.hz(N): every CPU, every period.
+ * (Only runtime.c includes <linux/perf_event.h>: with it in every generated
+ * module, gcc 12 ran out of memory compiling some tapset code.) */
+struct perf_event;
 struct stp_profile_probe {
 	const struct stp_probe *probe;
 	u64 period_ns;

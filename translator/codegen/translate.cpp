@@ -133,14 +133,18 @@ void emit_file_embeds(Emitter &out, const Program &program) {
   }
 }
 
-// "STP_MAX(a, STP_MAX(b, c))"
+// The largest of `sizes`, each rounded up to 8: the size of a union with a
+// char array of each size. (A nested STP_MAX(a, STP_MAX(b, ...)) doubles
+// its macro expansion per level: with 22 functions gcc ran out of memory.)
 std::string max_of(const std::vector<std::string> &sizes) {
   if (sizes.empty())
     return "0";
-  std::string r = "ALIGN(" + sizes.back() + ", 8)";
-  for (size_t i = sizes.size() - 1; i-- > 0;)
-    r = "STP_MAX(ALIGN(" + sizes[i] + ", 8), " + r + ")";
-  return r;
+  if (sizes.size() == 1)
+    return "ALIGN(" + sizes[0] + ", 8)";
+  std::string r = "sizeof(union {";
+  for (size_t i = 0; i < sizes.size(); ++i)
+    r += " char m" + std::to_string(i) + "[ALIGN(" + sizes[i] + ", 8)];";
+  return r + " })";
 }
 
 } // namespace
