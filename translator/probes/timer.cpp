@@ -37,6 +37,9 @@ public:
       out.push_back({{"timer", false}, {unit, true}});
       out.push_back({{"timer", false}, {unit, true}, {"randomize", true}});
     }
+    out.push_back({{"timer", false}, {"profile", false}});
+    out.push_back({{"timer", false}, {"profile", false}, {"tick", false}});
+    out.push_back({{"timer", false}, {"profile", false}, {"freq", false}, {"hz", true}});
     return out;
   }
 
