@@ -1,6 +1,7 @@
 #include "build/module_cache.h"
 
 #include "build/content_hash.h"
+#include "util/systemtap_dir.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -86,12 +87,7 @@ bool install_text(const std::string &text, const std::string &to) {
 
 } // namespace
 
-std::string default_cache_dir() {
-  if (const char *d = std::getenv("SYSTEMTAP_DIR"); d && *d)
-    return std::string(d) + "/cache";
-  const char *home = std::getenv("HOME");
-  return std::string(home && *home ? home : "/tmp") + "/.systemtap/cache";
-}
+std::string default_cache_dir() { return systemtap_dir() + "/cache"; }
 
 CacheEntry ModuleCache::entry(const std::string &key, const std::string &name,
                               const std::string &sub) const {

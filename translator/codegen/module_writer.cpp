@@ -37,8 +37,13 @@ void ModuleWriter::emit_struct_array(const std::string &type, const std::string 
 void ModuleWriter::emit_probe_table(const std::string &type, const std::string &field,
                                     const std::vector<const probes::ResolvedProbe *> &probes) {
   std::vector<std::string> inits;
-  for (const probes::ResolvedProbe *p : probes)
-    inits.push_back(".probe = &" + probe_descriptor(*p) + ", " + p->c_fields);
+  for (const probes::ResolvedProbe *p : probes) {
+    std::string init = ".probe = &" + probe_descriptor(*p) + ", " + p->c_fields;
+    if (p->entry) // the runtime runs it at function entry, into per-call data
+      init += ", .entry = &" + probe_descriptor(*p->entry) +
+              ", .entry_data_size = sizeof(struct stp_entry_slots)";
+    inits.push_back(init);
+  }
   emit_struct_array(type, "stp_" + field, inits);
   set_module_field(field, "stp_" + field);
   set_module_field("n_" + field, std::to_string(inits.size()));

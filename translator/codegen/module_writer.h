@@ -27,7 +27,8 @@ public:
                          const std::vector<std::string> &initializers);
   // The usual table of a family whose runtime struct starts with `.probe`:
   // `static TYPE stp_FIELD[] = { { .probe = &desc, <c_fields> }, ... };`,
-  // and the module's FIELD / n_FIELD pointing at it.
+  // and the module's FIELD / n_FIELD pointing at it. A probe with @entry
+  // values also gets `.entry = &entry_desc, .entry_data_size = ...`.
   void emit_probe_table(const std::string &type, const std::string &field,
                         const std::vector<const probes::ResolvedProbe *> &probes);
   // A field of `struct stp_module_desc` (see runtime/stp_runtime.h).

@@ -188,7 +188,7 @@ std::string translate_program(Program &program, Diagnostics &diag) {
   for (const probes::ProbeFamily *family : probes::all_families()) {
     std::vector<const probes::ResolvedProbe *> mine;
     for (const auto &rp : program.probes)
-      if (rp.family == family)
+      if (rp.family == family && !rp.entry_part) // entry parts run via their return probe
         mine.push_back(&rp);
     if (!mine.empty())
       family->emit(w, mine);

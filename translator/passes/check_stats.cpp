@@ -149,17 +149,10 @@ void check_stats(Program &program, Diagnostics &diag) {
     rules.visit_stmt(fn->body);
   for (ast::ProbeDecl *p : program.files.front()->probes)
     rules.visit_stmt(p->body);
-  auto locals = [&](const std::vector<ast::VarDecl *> &vs) {
-    for (ast::VarDecl *v : vs)
-      if (v->type == ast::Type::Stats)
-        diag.error(v->loc, "'" + v->name + "' holds statistics: it must be a global variable");
-  };
-  for (ast::FunctionDecl *fn : program.functions) {
-    locals(fn->params);
-    locals(fn->locals);
-  }
-  for (ast::ProbeDecl *p : program.files.front()->probes)
-    locals(p->locals);
+  for_each_local(program, [&](ast::VarDecl *v) {
+    if (v->type == ast::Type::Stats)
+      diag.error(v->loc, "'" + v->name + "' holds statistics: it must be a global variable");
+  });
 }
 
 } // namespace stap

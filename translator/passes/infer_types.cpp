@@ -266,17 +266,10 @@ public:
     for (ast::GlobalDecl *g : p.globals)
       if (g->type == Type::Unknown)
         diag_.error(g->loc, "unresolved type for global '" + g->name + "'");
-    auto locals = [&](const std::vector<ast::VarDecl *> &vs) {
-      for (ast::VarDecl *v : vs)
-        if (v->type == Type::Unknown)
-          diag_.error(v->loc, "unresolved type for local '" + v->name + "'");
-    };
-    for (ast::FunctionDecl *fn : p.functions) {
-      locals(fn->params);
-      locals(fn->locals);
-    }
-    for (ast::ProbeDecl *pr : p.files.front()->probes)
-      locals(pr->locals);
+    for_each_local(p, [&](ast::VarDecl *v) {
+      if (v->type == Type::Unknown)
+        diag_.error(v->loc, "unresolved type for local '" + v->name + "'");
+    });
   }
 
 private:

@@ -21,4 +21,18 @@ struct Program {
   std::vector<ast::GlobalDecl *> entry_slots;
 };
 
+// Calls f(VarDecl *) for every local of the program that runs: each used
+// function's parameters and locals, then the locals of the script's probes.
+template <typename F> void for_each_local(const Program &p, F &&f) {
+  for (ast::FunctionDecl *fn : p.functions) {
+    for (ast::VarDecl *v : fn->params)
+      f(v);
+    for (ast::VarDecl *v : fn->locals)
+      f(v);
+  }
+  for (ast::ProbeDecl *pr : p.files.front()->probes)
+    for (ast::VarDecl *v : pr->locals)
+      f(v);
+}
+
 } // namespace stap

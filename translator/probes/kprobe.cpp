@@ -134,21 +134,7 @@ public:
 
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
-    // An entry part is not a kprobe of its own: its return probe's
-    // kretprobe runs it as the entry handler.
-    std::vector<std::string> inits;
-    for (const ResolvedProbe *p : probes) {
-      if (p->entry_part)
-        continue;
-      std::string init = ".probe = &" + w.probe_descriptor(*p) + ", " + p->c_fields;
-      if (p->entry)
-        init += ", .entry = &" + w.probe_descriptor(*p->entry) +
-                ", .entry_data_size = sizeof(struct stp_entry_slots)";
-      inits.push_back(init);
-    }
-    w.emit_struct_array("struct stp_kprobe", "stp_kprobes", inits);
-    w.set_module_field("kprobes", "stp_kprobes");
-    w.set_module_field("n_kprobes", std::to_string(inits.size()));
+    w.emit_probe_table("struct stp_kprobe", "kprobes", probes);
   }
 
 private:

@@ -1,6 +1,7 @@
 #include "symtab/kernel_symbols.h"
 
 #include "remote/vm.h"
+#include "util/systemtap_dir.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -153,12 +154,7 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
 
 } // namespace
 
-std::string symbol_cache_dir() {
-  if (const char *d = std::getenv("SYSTEMTAP_DIR"); d && *d)
-    return std::string(d) + "/kernel-symbols";
-  const char *home = std::getenv("HOME");
-  return std::string(home && *home ? home : "/tmp") + "/.systemtap/kernel-symbols";
-}
+std::string symbol_cache_dir() { return systemtap_dir() + "/kernel-symbols"; }
 
 std::vector<std::string> parse_kallsyms(const std::string &text) {
   struct Sym {
