@@ -21,7 +21,7 @@ int uw_eh_hdr_open(struct uw_eh_hdr *h, const uw_u8 *data, uw_u32 len,
     return -1;
   h->entry_size = 2 * uw_encoded_size(h->table_enc, addr_size);
   if (h->entry_size == 0 || (h->table_enc & UW_PE_INDIRECT) ||
-      count > uw_left(&c) / h->entry_size)
+      count > uw_udiv64(uw_left(&c), h->entry_size))
     return -1;
   h->data = data;
   h->len = len;

@@ -65,10 +65,10 @@ static int binary(struct expr_machine *m, uw_u8 op) {
   case 0x1b:                                                  /* div */
     if (b == 0 || (sval(m, b) == -1 && sval(m, a) < -0x7fffffffffffffffLL))
       return UW_EBADCFI;
-    r = (uw_u64)(sval(m, a) / sval(m, b));
+    r = (uw_u64)uw_sdiv64(sval(m, a), sval(m, b));
     break;
   case 0x1c: r = a - b; break;                                /* minus */
-  case 0x1d: if (b == 0) return UW_EBADCFI; r = a % b; break; /* mod */
+  case 0x1d: if (b == 0) return UW_EBADCFI; r = uw_umod64(a, b); break; /* mod */
   case 0x1e: r = a * b; break;                                /* mul */
   case 0x21: r = a | b; break;                                /* or */
   case 0x22: r = a + b; break;                                /* plus */

@@ -7,6 +7,7 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+#include <linux/math64.h>
 typedef u8 uw_u8;
 typedef u16 uw_u16;
 typedef s16 uw_s16;
@@ -27,5 +28,16 @@ typedef int8_t uw_s8;
 typedef int32_t uw_s32;
 typedef int64_t uw_s64;
 #endif
+
+/* 64-bit division: 32-bit kernels have no '/' on 64-bit operands (no
+ * libgcc), only the math64.h helpers. */
+#ifdef __KERNEL__
+static inline uw_u64 uw_udiv64(uw_u64 a, uw_u64 b) { return div64_u64(a, b); }
+static inline uw_s64 uw_sdiv64(uw_s64 a, uw_s64 b) { return div64_s64(a, b); }
+#else
+static inline uw_u64 uw_udiv64(uw_u64 a, uw_u64 b) { return a / b; }
+static inline uw_s64 uw_sdiv64(uw_s64 a, uw_s64 b) { return a / b; }
+#endif
+static inline uw_u64 uw_umod64(uw_u64 a, uw_u64 b) { return a - uw_udiv64(a, b) * b; }
 
 #endif

@@ -44,6 +44,23 @@ std::string tree_hash(const std::string &dir) {
   return h.hex();
 }
 
+// The C sources and headers directly in `dir` (unwind/: its tools and
+// fuzzers below it are not part of the runtime).
+std::string sources_hash(const std::string &dir) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto &e : fs::directory_iterator(dir, ec)) {
+    std::string ext = e.path().extension().string();
+    if (e.is_regular_file() && (ext == ".c" || ext == ".h"))
+      files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  ContentHash h;
+  for (const auto &f : files)
+    h.add(f.filename().string()).add_file(f.string());
+  return h.hex();
+}
+
 } // namespace
 
 BuildKey runtime_key(const BuildInputs &in) {
@@ -58,6 +75,8 @@ BuildKey runtime_key(const BuildInputs &in) {
   k.file("kernel-autoconf", tree + "/include/generated/autoconf.h");
   k.file("kernel-utsrelease", tree + "/include/generated/utsrelease.h");
   k.field("runtime-sources", tree_hash(in.runtime_dir) + " " + in.runtime_dir);
+  std::string unwind = unwind_dir_for(in.runtime_dir);
+  k.field("unwind-sources", unwind.empty() ? "none" : sources_hash(unwind) + " " + unwind);
   k.field("kbuild-flags", kbuild_cflags());
   for (const auto &d : in.defines)
     k.field("define", d);

@@ -2,6 +2,7 @@
 #include "util/run_child.h"
 #include "util/shell.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,10 +30,40 @@ bool is_dir(const std::string &p) {
 
 // ccflags for the runtime include path, the fixed flags and each -D.
 std::string ccflags(const KbuildJob &job) {
-  std::string r = std::string("ccflags-y := -I") + job.runtime_dir + " " + kbuild_cflags() + "\n";
+  std::string r = std::string("ccflags-y := -I") + job.runtime_dir + " ";
+  if (!job.unwind_dir.empty())
+    r += "-I" + job.unwind_dir + " ";
+  r += std::string(kbuild_cflags()) + "\n";
   for (const auto &d : job.defines)
     r += "ccflags-y += " + shell_quote("-D" + d) + "\n";
   return r;
+}
+
+// unwind/'s sources as objects of the runtime: one DIR/uw_NAME.c per
+// unwind/uw_NAME.c that includes it (Kbuild compiles only files under M=).
+// Returns " uw_a.o uw_b.o ...", or "" without an unwind directory; false
+// if a file cannot be written.
+bool write_unwind_parts(const KbuildJob &job, std::string &objects) {
+  objects.clear();
+  if (job.unwind_dir.empty())
+    return true;
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto &e : std::filesystem::directory_iterator(job.unwind_dir, ec)) {
+    std::string n = e.path().filename().string();
+    if (e.is_regular_file() && n.rfind("uw_", 0) == 0 && n.size() > 2 &&
+        n.compare(n.size() - 2, 2, ".c") == 0)
+      names.push_back(n);
+  }
+  if (ec)
+    return false;
+  std::sort(names.begin(), names.end());
+  for (const auto &n : names) {
+    if (!write_file(job.dir + "/" + n, "#include \"" + job.unwind_dir + "/" + n + "\"\n"))
+      return false;
+    objects += " " + n.substr(0, n.size() - 2) + ".o";
+  }
+  return true;
 }
 
 // `make -C KERNEL M=DIR TARGET`, with the output in `diag` on failure.
@@ -150,6 +181,12 @@ bool replay_make(const KbuildJob &job, const std::string &ko) {
 // A format/argument mismatch in generated code is a bug: fail the build.
 const char *kbuild_cflags() { return "-Werror=format"; }
 
+std::string unwind_dir_for(const std::string &runtime_dir) {
+  std::error_code ec;
+  auto dir = std::filesystem::weakly_canonical(std::filesystem::path(runtime_dir) / ".." / "unwind", ec);
+  return ec || !is_dir(dir.string()) ? std::string() : dir.string();
+}
+
 std::string kernel_build_dir(const std::string &release, std::string &err) {
   std::string dir = release.find('/') != std::string::npos
                         ? release
@@ -164,12 +201,15 @@ std::string kernel_build_dir(const std::string &release, std::string &err) {
 std::string build_module(const KbuildJob &job, Diagnostics &diag) {
   const std::string &name = job.module_name;
   const std::string runtime = job.dir + "/" + name + "_runtime.o";
+  // Without a prebuilt runtime object, unwind/ is compiled here too.
+  std::string unwind_objects;
+  bool ok = job.prebuilt_runtime.empty() ? write_unwind_parts(job, unwind_objects) : true;
   std::string kbuild = "obj-m := " + name + ".o\n" + name + "-y := " + name + "_src.o " +
-                       name + "_runtime.o\n" + ccflags(job);
+                       name + "_runtime.o" + unwind_objects + "\n" + ccflags(job);
   if (job.capture_env)
     kbuild += "$(shell env -0 > $(obj)/.kbuild.env)\n";
-  bool ok = write_file(job.dir + "/" + name + "_src.c", job.c_source) &&
-            write_file(job.dir + "/Kbuild", kbuild);
+  ok = ok && write_file(job.dir + "/" + name + "_src.c", job.c_source) &&
+       write_file(job.dir + "/Kbuild", kbuild);
   if (job.prebuilt_runtime.empty()) {
     ok = ok && write_file(job.dir + "/" + name + "_runtime.c", "#include \"runtime.c\"\n");
   } else {
@@ -197,8 +237,12 @@ std::string build_module(const KbuildJob &job, Diagnostics &diag) {
 }
 
 std::string build_runtime_object(const KbuildJob &job, Diagnostics &diag) {
-  if (!write_file(job.dir + "/stp_runtime.c", "#include \"runtime.c\"\n") ||
-      !write_file(job.dir + "/Kbuild", "obj-m := stp_runtime.o\n" + ccflags(job))) {
+  // One object linked (ld -r) from the runtime and unwind/'s parts.
+  std::string unwind_objects;
+  if (!write_unwind_parts(job, unwind_objects) ||
+      !write_file(job.dir + "/stp_runtime_main.c", "#include \"runtime.c\"\n") ||
+      !write_file(job.dir + "/Kbuild", "obj-m := stp_runtime.o\nstp_runtime-y := stp_runtime_main.o" +
+                                           unwind_objects + "\n" + ccflags(job))) {
     diag.error("cannot write the runtime sources in " + job.dir);
     return {};
   }

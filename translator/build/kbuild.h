@@ -13,6 +13,7 @@ struct KbuildJob {
   std::string c_source;     // the generated C
   std::string kernel_build_dir; // /lib/modules/RELEASE/build
   std::string runtime_dir;  // runtime/
+  std::string unwind_dir;   // unwind/: its *.c are linked into every runtime
   std::vector<std::string> defines; // -D NAME[=VALUE]
   bool verbose = false;     // show the compiler's commands and output
   // A runtime object built by build_runtime_object() for the same kernel,
@@ -31,6 +32,9 @@ struct KbuildJob {
 // The compiler flags every module and runtime object is built with (part
 // of the cache keys).
 const char *kbuild_cflags();
+
+// unwind/ beside a runtime directory (the runtime includes "unwind.h").
+std::string unwind_dir_for(const std::string &runtime_dir);
 
 // The kernel build directory for `release` (a release name such as
 // 6.1.0-56-amd64, or a path to a build tree), or "" with `err` set.

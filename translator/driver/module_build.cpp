@@ -38,6 +38,7 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
   job.c_source = c_source_;
   job.kernel_build_dir = target_.build_dir;
   job.runtime_dir = inputs_.runtime_dir;
+  job.unwind_dir = build::unwind_dir_for(inputs_.runtime_dir);
   job.defines = opts_.defines;
   job.verbose = opts_.verbose >= 3;
   std::optional<build::CacheEntry> env_entry;
