@@ -13,6 +13,10 @@
 //                            MODULE`; MODULE stands for the module's file name
 //   // pass: N               stop after pass N (1-4): the test runs stap only,
 //                            on the host; without it the module runs in the VMs
+//   // program: NAME ARGS    a C program the job needs: `cc -m64|-m32 -O2 -g -o
+//                            NAME ARGS` in the script's directory, for each
+//                            architecture; NAME is in the job's directory (the
+//                            guest command's working directory: -c ./NAME)
 #pragma once
 #include <optional>
 #include <ostream>
@@ -29,6 +33,10 @@ struct ScriptSpec {
   std::string stap_args, staprun_args, guest_command;
   int last_pass = 5;
   int cpus = 1; // the guest's CPUs (scripts with the same count share a boot)
+  struct Program {
+    std::string name, args; // output file name, cc arguments (sources, flags)
+  };
+  std::vector<Program> programs;
 };
 
 // For test names and failure messages.

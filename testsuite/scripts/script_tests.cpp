@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <map>
+#include <set>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -41,6 +42,31 @@ void expect_lines(const std::string &what, const std::vector<std::string> &want,
   EXPECT_EQ(split_lines(got), want) << what << " was:\n" << got;
 }
 
+// The test name of a script on an architecture (see INSTANTIATE below).
+std::string test_name_of(const std::string &path, const std::string &arch) {
+  std::string n = relative(path) + "_" + arch;
+  for (char &c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return n;
+}
+
+// The names (after the last '/') of the script tests this run will run.
+std::set<std::string> selected_tests() {
+  std::set<std::string> names;
+  const ::testing::UnitTest *u = ::testing::UnitTest::GetInstance();
+  for (int i = 0; i < u->total_test_suite_count(); ++i) {
+    const ::testing::TestSuite *suite = u->GetTestSuite(i);
+    for (int j = 0; j < suite->total_test_count(); ++j) {
+      const ::testing::TestInfo *t = suite->GetTestInfo(j);
+      std::string name = t->name();
+      if (t->should_run())
+        names.insert(name.substr(name.rfind('/') + 1));
+    }
+  }
+  return names;
+}
+
 // One batch per architecture, built and run on first use.
 struct ArchRun {
   std::string error; // why nothing could run
@@ -63,16 +89,37 @@ const ArchRun &arch_run(const std::string &arch) {
   }
   char tmp[] = "/tmp/stap-scripts-XXXXXX";
   std::string dir = mkdtemp(tmp);
-  // Build every module first, two at a time (Kbuild is most of the cost).
+  // Build every module first, two at a time (Kbuild is most of the cost);
+  // only those of the tests that run (--gtest_filter).
   std::vector<ScriptSpec> specs;
+  std::set<std::string> selected = selected_tests();
   for (const ScriptSpec &s : all_specs())
-    if (s.last_pass == 5)
+    if (s.last_pass == 5 && selected.count(test_name_of(s.path, arch)))
       specs.push_back(s);
   std::atomic<size_t> next{0};
   std::vector<CommandResult> results(specs.size());
+  const std::string bits = arch == "i386" ? "-m32" : "-m64";
   auto worker = [&] {
     for (size_t i; (i = next++) < specs.size();) {
       const ScriptSpec &s = specs[i];
+      // The programs the job runs, built for the target's architecture.
+      std::string script_dir = std::filesystem::path(s.path).parent_path().string();
+      bool built = true;
+      for (const auto &p : s.programs) {
+        std::filesystem::create_directories(dir + "/" + s.name);
+        CommandResult cc = run_command("cc " + bits + " -O2 -g -o " +
+                                           shell_quote(dir + "/" + s.name + "/" + p.name) + " " +
+                                           p.args,
+                                       script_dir);
+        if (cc.status != 0) {
+          results[i] = cc;
+          results[i].err = "building " + p.name + " failed:\n" + cc.err;
+          built = false;
+          break;
+        }
+      }
+      if (!built)
+        continue;
       results[i] = run_command(kBin + "/stap -p4 -r " + target->release + " -m t_" + s.name + " " +
                                    s.stap_args + " " + shell_quote(relative(s.path)),
                                kScriptsDir);
@@ -101,6 +148,8 @@ const ArchRun &arch_run(const std::string &arch) {
         job.command.replace(at, 6, module);
     }
     job.files = {ko};
+    for (const auto &p : s.programs)
+      job.files.push_back(dir + "/" + s.name + "/" + p.name);
     job.timeout_s = 60;
     jobs_by_cpus[s.cpus].push_back(job);
   }
@@ -157,11 +206,7 @@ TEST_P(ScriptTest, Runs) {
 }
 
 std::string test_name(const ::testing::TestParamInfo<ScriptTest::ParamType> &info) {
-  std::string n = relative(std::get<0>(info.param).path) + "_" + std::get<1>(info.param);
-  for (char &c : n)
-    if (!std::isalnum(static_cast<unsigned char>(c)))
-      c = '_';
-  return n;
+  return test_name_of(std::get<0>(info.param).path, std::get<1>(info.param));
 }
 
 INSTANTIATE_TEST_SUITE_P(Scripts, ScriptTest,
