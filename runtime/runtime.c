@@ -37,6 +37,10 @@
 #include "probes/timer.c"
 #include "probes/profile.c"
 #include "probes/kprobes.c"
+#include "task/elf_table.c"
+#include "task/vdso.c"
+#include "task/vma_map.c"
+#include "task/task_finder.c"
 #include "transport/debugfs.c"
 #include "session.c"
 

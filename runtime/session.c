@@ -10,7 +10,8 @@ static void stp_session_start(long target_pid)
 	atomic_set(&stp_state, STP_SESSION_STARTING);
 	/* Begin probes run first; event probes are armed before them but only
 	 * run once the state says RUNNING. */
-	if (stp_kprobes_register() || stp_profiles_start()) {
+	/* the task finder first: the -c command is tracked from its exec on */
+	if (stp_tf_start() || stp_kprobes_register() || stp_profiles_start()) {
 		stp_request_exit();
 		atomic_inc(&stp_error_count);
 	}
@@ -33,6 +34,7 @@ static void stp_session_stop(void)
 	stp_timers_stop();
 	stp_profiles_stop();
 	stp_kprobes_unregister(); /* waits for handlers still running */
+	stp_tf_stop(); /* the VMA map stays readable for the end probes */
 	stp_end_probes_run();
 	stp_transport_drops(&bytes, &records);
 	if (records)
@@ -50,6 +52,7 @@ static void stp_session_stop(void)
 static void stp_cleanup(void)
 {
 	stp_debugfs_exit();
+	stp_vma_free_all();
 	if (stp_module.free_globals)
 		stp_module.free_globals();
 	stp_transport_free();

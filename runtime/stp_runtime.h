@@ -28,6 +28,7 @@
 #include <linux/moduleparam.h>
 
 #include "regex_vm.h"
+#include "task/vma_map.h"
 
 #ifndef MAXACTION
 #define MAXACTION 1000
@@ -154,6 +155,12 @@ struct stp_module_desc {
 	unsigned n_profiles;
 	struct stp_kprobe *kprobes;
 	unsigned n_kprobes;
+	/* The task finder and VMA tracker (runtime/task/) run in this
+	 * session: user-address lookups (stp_vma_lookup) need them. */
+	bool need_vma_tracker;
+	/* Objects with unwind tables (-d PATH, --ldd); see task/vma_map.h. */
+	struct stp_uobject *uobjects;
+	unsigned n_uobjects;
 	unsigned frames_size;        /* bytes of locals per CPU, see stp_context */
 	int (*init_globals)(void);   /* may be NULL */
 	void (*free_globals)(void);  /* may be NULL */

@@ -133,6 +133,19 @@ void emit_file_embeds(Emitter &out, const Program &program) {
   }
 }
 
+// Runtime parts that embedded C asks for with a `/* pragma:NAME */`
+// comment, as in SystemTap's tapsets: `pragma:vma` starts the task finder
+// and VMA tracker (runtime/task/) for the session.
+void emit_runtime_needs(ModuleWriter &w, const Program &program) {
+  for (const ast::FunctionDecl *fn : program.functions) {
+    auto *code = dynamic_cast<const ast::EmbeddedStmt *>(fn->body);
+    if (code && code->code.find("/* pragma:vma */") != std::string::npos) {
+      w.set_module_field("need_vma_tracker", "true");
+      return;
+    }
+  }
+}
+
 // The largest of `sizes`, each rounded up to 8: the size of a union with a
 // char array of each size. (A nested STP_MAX(a, STP_MAX(b, ...)) doubles
 // its macro expansion per level: with 22 functions gcc ran out of memory.)
@@ -194,6 +207,7 @@ std::string translate_program(Program &program, Diagnostics &diag) {
       family->emit(w, mine);
   }
   emit_global_display(w, write_only_globals(program));
+  emit_runtime_needs(w, program);
   // A handler's frame, then up to MAXNESTING nested function frames.
   w.set_module_field("frames_size", max_of(handler_frames) + " + MAXNESTING * " +
                                         max_of(function_frames));

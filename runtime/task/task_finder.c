@@ -1,0 +1,328 @@
+/* The task finder: keeps the VMA map (vma_map.c) current for every process.
+ *
+ * Kernel facilities (Debian's 6.1 kernels export these; see docs/runtime.md):
+ *  - tracepoints found by name with for_each_kernel_tracepoint() and hooked
+ *    with tracepoint_probe_register() (the register_trace_* helpers are not
+ *    exported): sched_process_fork, sched_process_exec, sched_process_exit,
+ *    and raw_syscalls' sys_exit for the system calls that change mappings;
+ *  - task_work_add(): the tracepoints run with preemption disabled, so the
+ *    rescan, which takes the mmap lock and allocates, runs as task work of
+ *    the task itself, on its way back to user space: before the task runs
+ *    another user instruction, its map is current.
+ * Processes that exist at start are scanned once from the session start.
+ *
+ * Unloading: task_work_cancel() is not exported, so the stop waits for the
+ * work already queued (it runs at the task's next return to user space, or
+ * at its exit); each queued work also holds a module reference, so a work
+ * held back for long (a task stopped by ptrace at a system call's exit)
+ * keeps the module loaded rather than letting it go under the work. */
+
+#include <linux/tracepoint.h>
+#include <linux/task_work.h>
+#include <linux/mman.h>
+#include <linux/ipc.h>
+#include <linux/shm.h>
+#include <linux/compat.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+
+struct stp_tf_work {
+	struct callback_head cb;
+	const struct mm_struct *hint; /* fork: the parent's mm (compared only) */
+};
+
+static atomic_t stp_tf_accepting = ATOMIC_INIT(0); /* tracepoints may queue work */
+static atomic_t stp_tf_pending = ATOMIC_INIT(0);   /* works queued, not finished */
+static DECLARE_WAIT_QUEUE_HEAD(stp_tf_idle);
+static atomic_t stp_tf_lost = ATOMIC_INIT(0);      /* events without work (no memory) */
+static bool stp_tf_queued_any;
+static bool stp_tf_started;
+
+/* ---- the work ---- */
+
+static void stp_tf_done(void)
+{
+	if (atomic_dec_and_test(&stp_tf_pending))
+		wake_up(&stp_tf_idle);
+	module_put(THIS_MODULE);
+}
+
+/* Task work: current is the task; sleepable. current->mm is NULL when the
+ * work runs from the task's exit. */
+static void stp_tf_work_fn(struct callback_head *cb)
+{
+	struct stp_tf_work *w = container_of(cb, struct stp_tf_work, cb);
+
+	if (current->mm && atomic_read(&stp_tf_accepting))
+		stp_vma_rescan(current->mm, w->hint);
+	kfree(w);
+	stp_tf_done();
+}
+
+/* Tracepoint context: queue a rescan of tsk's mm, run by tsk itself. */
+static void stp_tf_queue(struct task_struct *tsk, const struct mm_struct *hint)
+{
+	struct stp_tf_work *w;
+
+	if (!atomic_read(&stp_tf_accepting))
+		return;
+	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
+	if (!w) {
+		atomic_inc(&stp_tf_lost);
+		return;
+	}
+	init_task_work(&w->cb, stp_tf_work_fn);
+	w->hint = hint;
+	__module_get(THIS_MODULE);
+	atomic_inc(&stp_tf_pending);
+	WRITE_ONCE(stp_tf_queued_any, true);
+	if (task_work_add(tsk, &w->cb, TWA_RESUME)) { /* the task is past its exit's work */
+		kfree(w);
+		stp_tf_done();
+	}
+}
+
+/* ---- which system calls change executable mappings ---- */
+
+/* System call numbers of one ABI (-1: not in it). */
+struct stp_tf_abi {
+	long old_mmap, mmap, munmap, mprotect, pkey_mprotect, mremap, ipc, shmat, remap_file_pages;
+};
+
+#ifdef CONFIG_X86_64
+static const struct stp_tf_abi stp_tf_abi_native = {
+	-1, __NR_mmap, __NR_munmap, __NR_mprotect, __NR_pkey_mprotect, __NR_mremap,
+	-1, __NR_shmat, __NR_remap_file_pages,
+};
+#ifdef CONFIG_IA32_EMULATION
+static const struct stp_tf_abi stp_tf_abi_ia32 = {
+	__NR_ia32_mmap, __NR_ia32_mmap2, __NR_ia32_munmap, __NR_ia32_mprotect,
+	__NR_ia32_pkey_mprotect, __NR_ia32_mremap, __NR_ia32_ipc, __NR_ia32_shmat,
+	__NR_ia32_remap_file_pages,
+};
+#endif
+#else
+static const struct stp_tf_abi stp_tf_abi_native = {
+	__NR_mmap, __NR_mmap2, __NR_munmap, __NR_mprotect, __NR_pkey_mprotect, __NR_mremap,
+	__NR_ipc, __NR_shmat, __NR_remap_file_pages,
+};
+#endif
+
+/* Did the system call that is returning change (or may it have changed) an
+ * executable file mapping? Calls that plainly did not (anonymous memory,
+ * failures) are filtered out here, cheaply: the snapshot tells whether a
+ * range touched a tracked mapping. */
+static bool stp_tf_maps_changed(struct pt_regs *regs, long ret)
+{
+	const struct stp_tf_abi *abi = &stp_tf_abi_native;
+	struct mm_struct *mm = current->mm;
+	unsigned long a[6];
+	long nr = syscall_get_nr(current, regs);
+	bool failed = IS_ERR_VALUE((unsigned long)ret);
+
+#ifdef CONFIG_X86_64
+#ifdef CONFIG_IA32_EMULATION
+	if (in_ia32_syscall())
+		abi = &stp_tf_abi_ia32;
+	else
+#endif
+		nr &= ~(long)__X32_SYSCALL_BIT;
+#endif
+	if (nr < 0 || failed)
+		return false;
+	if (nr != abi->mmap && nr != abi->munmap && nr != abi->mprotect &&
+	    nr != abi->pkey_mprotect && nr != abi->mremap && nr != abi->old_mmap &&
+	    nr != abi->ipc && nr != abi->shmat && nr != abi->remap_file_pages)
+		return false;
+	syscall_get_arguments(current, regs, a);
+	if (nr == abi->mmap)
+		return ((a[2] & PROT_EXEC) && !(a[3] & MAP_ANONYMOUS)) ||
+		       stp_vma_overlaps(mm, (unsigned long)ret, a[1]);
+	if (nr == abi->munmap)
+		return stp_vma_overlaps(mm, a[0], a[1]);
+	if (nr == abi->mprotect || nr == abi->pkey_mprotect)
+		return (a[2] & PROT_EXEC) || stp_vma_overlaps(mm, a[0], a[1]);
+	if (nr == abi->mremap)
+		return stp_vma_overlaps(mm, a[0], a[1]) || stp_vma_overlaps(mm, (unsigned long)ret, a[2]);
+	if (nr == abi->ipc)
+		return (a[0] & 0xffff) == SHMAT;
+	return true; /* old_mmap (arguments in memory), shmat, remap_file_pages */
+}
+
+/* ---- tracepoint probes (preemption disabled, may not sleep) ---- */
+
+static void stp_tf_on_fork(void *data, struct task_struct *parent, struct task_struct *child)
+{
+	/* a thread, vfork() or CLONE_VM child shares the parent's map */
+	if (child->mm && child->mm != parent->mm)
+		stp_tf_queue(child, parent->mm);
+}
+
+static void stp_tf_on_exec(void *data, struct task_struct *p, pid_t old_pid,
+			   struct linux_binprm *bprm)
+{
+	stp_tf_queue(p, NULL);
+	stp_vma_gc_kick(); /* the old image's mm may be gone */
+}
+
+static void stp_tf_on_exit(void *data, struct task_struct *p)
+{
+	if (!atomic_read(&p->signal->live)) /* the process's last thread */
+		stp_vma_gc_kick();
+}
+
+static void stp_tf_on_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	if (current->mm && !(current->flags & PF_KTHREAD) && stp_tf_maps_changed(regs, ret))
+		stp_tf_queue(current, NULL);
+}
+
+struct stp_tf_tracepoint {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	bool registered;
+};
+
+static struct stp_tf_tracepoint stp_tf_tracepoints[] = {
+	{"sched_process_fork", stp_tf_on_fork},
+	{"sched_process_exec", stp_tf_on_exec},
+	{"sched_process_exit", stp_tf_on_exit},
+	{"sys_exit", stp_tf_on_sys_exit},
+};
+
+static void stp_tf_match_tracepoint(struct tracepoint *tp, void *priv)
+{
+	unsigned i;
+	for (i = 0; i < ARRAY_SIZE(stp_tf_tracepoints); i++)
+		if (!strcmp(tp->name, stp_tf_tracepoints[i].name))
+			stp_tf_tracepoints[i].tp = tp;
+}
+
+/* ---- session start and stop ---- */
+
+static void stp_uobjects_open(void)
+{
+	unsigned i;
+	for (i = 0; i < stp_module.n_uobjects; i++) {
+		struct stp_uobject *u = &stp_module.uobjects[i];
+		int rc = u->blob ? uw_table_open(&u->table, u->blob, u->blob_len) : UW_EBADTABLE;
+		u->table_ok = rc == 0;
+		if (rc)
+			stp_ctl_send("warning the unwind table of %s is invalid: %s", u->path,
+				     uw_strerror(rc));
+	}
+}
+
+/* Scans every process that exists now (the session start's context: paths
+ * are relative to staprun's root). */
+static void stp_tf_scan_existing(void)
+{
+	struct mm_struct **mms;
+	struct task_struct *p;
+	unsigned cap = 256, n, i;
+	bool more;
+
+	for (;;) {
+		mms = kvmalloc_array(cap, sizeof(*mms), GFP_KERNEL);
+		if (!mms) {
+			stp_ctl_send("warning the task finder could not scan the running processes");
+			return;
+		}
+		n = 0;
+		more = false;
+		rcu_read_lock();
+		for_each_process(p) {
+			struct mm_struct *mm;
+			if (p->flags & PF_KTHREAD)
+				continue;
+			if (n == cap) {
+				more = true;
+				break;
+			}
+			mm = get_task_mm(p);
+			if (mm)
+				mms[n++] = mm;
+		}
+		rcu_read_unlock();
+		if (!more)
+			break;
+		for (i = 0; i < n; i++)
+			mmput(mms[i]);
+		kvfree(mms);
+		cap *= 4;
+	}
+	for (i = 0; i < n; i++) {
+		stp_vma_rescan(mms[i], NULL);
+		mmput(mms[i]);
+	}
+	kvfree(mms);
+}
+
+static void stp_tf_stop(void);
+
+/* Before the begin probes; 0 or -errno (and an error message). */
+static int stp_tf_start(void)
+{
+	unsigned i;
+	int rc;
+
+	if (!stp_module.need_vma_tracker)
+		return 0;
+	stp_tf_started = true;
+	stp_uobjects_open();
+	if (current->mm)
+		stp_vdso_prepare(current->mm->context.vdso_image);
+	for_each_kernel_tracepoint(stp_tf_match_tracepoint, NULL);
+	atomic_set(&stp_vma_active, 1);
+	atomic_set(&stp_tf_accepting, 1);
+	for (i = 0; i < ARRAY_SIZE(stp_tf_tracepoints); i++) {
+		struct stp_tf_tracepoint *t = &stp_tf_tracepoints[i];
+		rc = t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) : -ENOENT;
+		if (rc) {
+			stp_ctl_send("error the task finder cannot hook the kernel tracepoint %s: error %d",
+				     t->name, rc);
+			stp_tf_stop();
+			return rc;
+		}
+		t->registered = true;
+	}
+	stp_tf_scan_existing();
+	return 0;
+}
+
+/* After the event probes are disarmed: no callback or work is left
+ * behind. The map itself stays readable until stp_vma_free_all(). */
+static void stp_tf_stop(void)
+{
+	bool any = false;
+	unsigned i;
+
+	if (!stp_tf_started)
+		return;
+	stp_tf_started = false;
+	atomic_set(&stp_tf_accepting, 0);
+	for (i = 0; i < ARRAY_SIZE(stp_tf_tracepoints); i++) {
+		struct stp_tf_tracepoint *t = &stp_tf_tracepoints[i];
+		if (t->registered) {
+			tracepoint_probe_unregister(t->tp, t->probe, NULL);
+			t->registered = false;
+			any = true;
+		}
+	}
+	if (any)
+		tracepoint_synchronize_unregister();
+	if (!wait_event_timeout(stp_tf_idle, !atomic_read(&stp_tf_pending), 5 * HZ)) {
+		stp_ctl_send("warning %d task finder callbacks are still queued (a task stopped "
+			     "by ptrace?); the module stays loaded until they have run",
+			     atomic_read(&stp_tf_pending));
+	} else if (READ_ONCE(stp_tf_queued_any)) {
+		/* A work may still be in its last instructions (after its
+		 * count went to 0): RCU-tasks waits until every task has left
+		 * them, as it does for ftrace trampolines. */
+		synchronize_rcu_tasks();
+	}
+	if (atomic_read(&stp_tf_lost))
+		stp_ctl_send("warning the task finder missed %d mapping changes (out of memory)",
+			     atomic_read(&stp_tf_lost));
+}

@@ -1,0 +1,44 @@
+/* The VMA tracker's lookup API: which object is mapped at a user address of
+ * the current process, and where its file offset 0 is (its load bias).
+ *
+ * The task finder (task_finder.c) keeps, per address space (mm), an
+ * RCU-published snapshot of its executable file mappings; the vdso is read
+ * from the mm itself. Readers take no lock: probe handlers run with
+ * interrupts off, which is an RCU read-side critical section (see
+ * docs/runtime.md, "Task finder and VMA tracker"). */
+#ifndef STP_TASK_VMA_MAP_H
+#define STP_TASK_VMA_MAP_H
+
+#include <linux/types.h>
+#include "unwind.h"
+
+struct task_struct;
+
+/* Objects the module carries tables for (`stap -d PATH`, `--ldd`): the
+ * generated code fills stp_module.uobjects / n_uobjects; path is the file as
+ * the target sees it (symlinks resolved: /bin/ls is /usr/bin/ls on Debian).
+ * The runtime opens each blob when the tracker starts (table, table_ok). */
+struct stp_uobject {
+	const char *path;
+	const unsigned char *blob;
+	unsigned blob_len;
+	struct uw_table table;
+	bool table_ok;
+};
+
+struct stp_vma_hit {
+	unsigned long start, end;      /* the mapping containing addr */
+	unsigned long base;            /* run-time address of the object's file offset 0 (the vdso: its start) */
+	const char *path;              /* the mapped file as the kernel names it, "[vdso]" for the vdso */
+	const char *name;              /* its last path component ("libc.so.6", "[vdso]") */
+	const struct uw_table *table;  /* the -d object matched by path, the vdso's table, or NULL */
+};
+
+/* Any context (NMI, irq, kprobe), lock-free and bounded; true if addr is in
+ * an executable mapping of tsk's address space (only tsk == current is
+ * supported: another task's mm may change under the caller). The strings and
+ * the table stay valid until the probe handler returns. False when the
+ * tracker is not running (the module does not need it). */
+bool stp_vma_lookup(struct task_struct *tsk, unsigned long addr, struct stp_vma_hit *hit);
+
+#endif /* STP_TASK_VMA_MAP_H */
