@@ -64,6 +64,11 @@ int main(int argc, char **argv)
 	report(1, (void *)main);
 	report(2, libc_function());
 	report(3, (void *)getauxval(AT_SYSINFO_EHDR));
+	/* glibc lists the vdso as a loaded object: a function of it */
+	lib = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	if (!lib)
+		lib = dlopen("linux-gate.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	report(12, lib ? dlsym(lib, "__vdso_clock_gettime") : NULL);
 
 	lib = dlopen("./libtf.so", RTLD_NOW);
 	lib_func = lib ? dlsym(lib, "tf_lib_func") : NULL;
