@@ -12,10 +12,12 @@
  * Processes that exist at start are scanned once from the session start.
  *
  * Unloading: task_work_cancel() is not exported, so the stop waits for the
- * work already queued (it runs at the task's next return to user space, or
- * at its exit); each queued work also holds a module reference, so a work
- * held back for long (a task stopped by ptrace at a system call's exit)
- * keeps the module loaded rather than letting it go under the work. */
+ * work already queued. It runs at the task's next return to user space, or
+ * before the task stops for a signal or a ptrace event (get_signal() and
+ * ptrace_notify() run pending task work first), or at its exit, so the wait
+ * is short; should it ever last 5 s, the stop warns and returns, and the
+ * module reference each queued work holds keeps the module loaded rather
+ * than letting it be freed under the work. */
 
 #include <linux/tracepoint.h>
 #include <linux/task_work.h>
@@ -313,9 +315,8 @@ static void stp_tf_stop(void)
 	if (any)
 		tracepoint_synchronize_unregister();
 	if (!wait_event_timeout(stp_tf_idle, !atomic_read(&stp_tf_pending), 5 * HZ)) {
-		stp_ctl_send("warning %d task finder callbacks are still queued (a task stopped "
-			     "by ptrace?); the module stays loaded until they have run",
-			     atomic_read(&stp_tf_pending));
+		stp_ctl_send("warning %d task finder callbacks are still queued; the module "
+			     "stays loaded until they have run", atomic_read(&stp_tf_pending));
 	} else if (READ_ONCE(stp_tf_queued_any)) {
 		/* A work may still be in its last instructions (after its
 		 * count went to 0): RCU-tasks waits until every task has left
