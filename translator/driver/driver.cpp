@@ -19,6 +19,7 @@
 #include "passes/load_tapsets.h"
 #include "passes/resolve_symbols.h"
 #include "passes/warn_unused.h"
+#include "passes/elide_unused.h"
 #include "passes/entry_values.h"
 #include "passes/fold_constants.h"
 #include "passes/fold_defined.h"
@@ -121,6 +122,8 @@ bool Driver::pass2_elaborate() {
     warn_unused_locals(program_, diag_);
   if (!diag_.errors())
     infer_types(program_, diag_);
+  if (!diag_.errors() && !opts_.unoptimized)
+    elide_unused_assignments(program_);
   if (!diag_.errors())
     check_global_settings(program_, opts_.global_sets, diag_);
   if (!diag_.errors())

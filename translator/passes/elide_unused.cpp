@@ -1,0 +1,208 @@
+#include "passes/elide_unused.h"
+
+#include "ast/visitor.h"
+#include "passes/builtins.h"
+
+#include <map>
+#include <set>
+
+namespace stap {
+namespace {
+
+using Purity = std::map<const ast::FunctionDecl *, bool>;
+
+bool pure_builtin(const std::string &name) { return name.rfind("sprint", 0) == 0; }
+
+// Does evaluating this code change anything but the locals of its own
+// body? Calls count by the callee's purity (all overloads of the chain).
+class SideEffects : public ast::Visitor {
+public:
+  explicit SideEffects(const Purity &pure) : pure_(pure) {}
+  bool found = false;
+
+  void visit(ast::AssignExpr &n) override {
+    auto *sym = dynamic_cast<ast::SymbolExpr *>(n.target);
+    if (!sym || !sym->local)
+      found = true;
+    Visitor::visit(n);
+  }
+  void visit(ast::IncDecExpr &n) override {
+    auto *sym = dynamic_cast<ast::SymbolExpr *>(n.operand);
+    if (!sym || !sym->local)
+      found = true;
+    Visitor::visit(n);
+  }
+  void visit(ast::CallExpr &n) override {
+    if (n.overloads.empty()) {
+      if (!pure_builtin(n.name))
+        found = true;
+    }
+    for (const ast::FunctionDecl *fn : n.overloads) {
+      auto it = pure_.find(fn);
+      if (it == pure_.end() || !it->second)
+        found = true;
+    }
+    Visitor::visit(n);
+  }
+  void visit(ast::ForeachStmt &n) override {
+    for (ast::SymbolExpr *k : n.keys)
+      if (!k->local)
+        found = true;
+    if (n.value && !n.value->local)
+      found = true;
+    Visitor::visit(n);
+  }
+  void visit(ast::DeleteStmt &) override { found = true; }
+  void visit(ast::EmbeddedExpr &) override { found = true; }
+  void visit(ast::NextStmt &) override { found = true; }
+
+private:
+  const Purity &pure_;
+};
+
+bool has_side_effects(ast::Node &n, const Purity &pure) {
+  SideEffects s(pure);
+  n.accept(s);
+  return s.found;
+}
+
+// Script functions start pure and lose it while a callee or their own
+// code has side effects; recursion settles at the fixpoint.
+Purity function_purity(const Program &program) {
+  Purity pure;
+  for (const ast::FunctionDecl *fn : program.functions) {
+    if (auto *c = dynamic_cast<ast::EmbeddedStmt *>(fn->body))
+      pure[fn] = c->code.find("/* pure */") != std::string::npos;
+    else
+      pure[fn] = fn->body != nullptr;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (ast::FunctionDecl *fn : program.functions) {
+      if (!pure[fn] || dynamic_cast<ast::EmbeddedStmt *>(fn->body))
+        continue;
+      if (has_side_effects(*fn->body, pure)) {
+        pure[fn] = false;
+        changed = true;
+      }
+    }
+  }
+  return pure;
+}
+
+// The locals a body reads (a plain `x = ...` does not read x).
+class Reads : public ast::Visitor {
+public:
+  std::set<const ast::VarDecl *> read;
+  void visit(ast::SymbolExpr &n) override {
+    if (n.local)
+      read.insert(n.local);
+  }
+  void visit(ast::AssignExpr &n) override {
+    auto *sym = dynamic_cast<ast::SymbolExpr *>(n.target);
+    if (sym && sym->local && n.op == "=") {
+      visit_expr(n.value);
+      return;
+    }
+    Visitor::visit(n);
+  }
+};
+
+// Removes, from every block of a body, the dead tapset assignments.
+class Remover : public ast::Visitor {
+public:
+  Remover(const std::set<const ast::VarDecl *> &read, const Purity &pure,
+          const SourceFile *script)
+      : read_(read), pure_(pure), script_(script) {}
+  bool removed = false;
+
+  void visit(ast::BlockStmt &n) override {
+    std::vector<ast::Stmt *> kept;
+    for (ast::Stmt *s : n.stmts) {
+      if (dead(s)) {
+        removed = true;
+        continue;
+      }
+      s->accept(*this);
+      kept.push_back(s);
+    }
+    n.stmts = std::move(kept);
+  }
+
+private:
+  bool dead(ast::Stmt *s) const {
+    auto *es = dynamic_cast<ast::ExprStmt *>(s);
+    if (!es || es->loc.file == script_)
+      return false;
+    auto *a = dynamic_cast<ast::AssignExpr *>(es->expr);
+    if (!a || a->op != "=")
+      return false;
+    auto *sym = dynamic_cast<ast::SymbolExpr *>(a->target);
+    if (!sym || !sym->local || read_.count(sym->local))
+      return false;
+    return !has_side_effects(*a->value, pure_);
+  }
+
+  const std::set<const ast::VarDecl *> &read_;
+  const Purity &pure_;
+  const SourceFile *script_;
+};
+
+// The functions and globals code reaches, transitively through calls.
+class Reach : public ast::Visitor {
+public:
+  std::set<const ast::FunctionDecl *> functions;
+  std::set<const ast::GlobalDecl *> globals;
+  void visit(ast::SymbolExpr &n) override {
+    if (n.global)
+      globals.insert(n.global);
+  }
+  void visit(ast::CallExpr &n) override {
+    Visitor::visit(n);
+    for (ast::FunctionDecl *fn : n.overloads)
+      if (functions.insert(fn).second && fn->body)
+        fn->body->accept(*this);
+  }
+};
+
+} // namespace
+
+void elide_unused_assignments(Program &program) {
+  const Purity pure = function_purity(program);
+  const auto &script = program.files.front();
+  for (ast::ProbeDecl *p : script->probes) {
+    for (bool again = true; again;) {
+      Reads r;
+      p->body->accept(r);
+      for (ast::ProbePoint *pt : p->points)
+        if (pt->condition)
+          pt->condition->accept(r);
+      Remover rm(r.read, pure, script->source.get());
+      p->body->accept(rm);
+      again = rm.removed;
+    }
+  }
+  Reach reach;
+  for (ast::ProbeDecl *p : script->probes) {
+    p->body->accept(reach);
+    for (ast::ProbePoint *pt : p->points)
+      if (pt->condition)
+        pt->condition->accept(reach);
+  }
+  // Functions the user script defines but no probe calls (-u) stay.
+  for (ast::FunctionDecl *fn : program.functions)
+    if (fn->file == script->source.get() && !reach.functions.count(fn) && fn->body)
+      fn->body->accept(reach), reach.functions.insert(fn);
+  std::vector<ast::FunctionDecl *> functions;
+  for (ast::FunctionDecl *fn : program.functions)
+    if (reach.functions.count(fn))
+      functions.push_back(fn);
+  program.functions = std::move(functions);
+  std::vector<ast::GlobalDecl *> globals;
+  for (ast::GlobalDecl *g : program.globals)
+    if (g->file == script->source.get() || reach.globals.count(g))
+      globals.push_back(g);
+  program.globals = std::move(globals);
+}
+
+} // namespace stap

@@ -1,0 +1,25 @@
+// Pass 2: drops what tapset alias code computes for a probe that never
+// reads it, as SystemTap does. `probe syscall.open { println(name) }` runs
+// the alias prologue of syscall.open, which sets name, filename, flags,
+// flags_str, mode and argstr; only `name` is read, so the other
+// assignments (string copies from user memory, flag decoding) are removed.
+//
+// An assignment `x = expr` is removed when the local x is read nowhere in
+// the probe and expr has no side effects: no assignment to anything but a
+// local, no ++/-- of a global, no call of a function that is not pure. An
+// embedded-C function is pure when its body says `/* pure */`; a script
+// function when its body has no side effects; of the built-ins, the
+// sprint family. Repeated until nothing changes (argstr's removal frees
+// flags_str). Only code from tapset files is touched: the user script's own
+// dead assignments are warned about (warn_unused.h) and kept.
+//
+// Afterwards the program's functions and globals are those the remaining
+// code reaches.
+#pragma once
+#include "passes/program.h"
+
+namespace stap {
+
+void elide_unused_assignments(Program &program);
+
+} // namespace stap
