@@ -98,14 +98,20 @@ private:
   }
 
   void resolve_point(const std::string &point) {
-    for (size_t i : index_.files_defining_alias(point))
-      parse(i);
+    // A point may also be reached with suffixes the script never writes
+    // after it: `probe m = syscall.open {}` used as `m.return` names
+    // syscall.open.return. So the aliases that extend the point count too.
+    const std::string extended = point + ".**";
+    for (const std::string *p : {&point, &extended})
+      for (size_t i : index_.files_defining_alias(*p))
+        parse(i);
     for (auto &f : parsed_) {
       if (!f)
         continue;
       for (ast::ProbeAliasDecl *a : f->aliases)
         for (ast::ProbePoint *n : a->names)
-          if (tapsets::point_could_name_alias(point, dotted_name(*n)))
+          if (tapsets::point_could_name_alias(point, dotted_name(*n)) ||
+              tapsets::point_could_name_alias(extended, dotted_name(*n)))
             collect_decl(*a);
     }
   }
