@@ -64,13 +64,11 @@ bool known_absent(const std::string &arch, const std::string &point) {
       "syscall.pwrite32", "syscall.rt_sigaction32", "syscall.sigaction32",
       "syscall.settimeofday32", "syscall.ustat32",
       // not system calls of these kernels (4.8 lists them from tracepoints)
-      "syscall.bdflush", "syscall.sysctl", "syscall.ni_syscall",
-      // only reached through socketcall() on i386, not decoded yet
-      "syscall.send", "syscall.recv"};
-  // i386 has no accept (socketcall only), semop (ipc only) or
+      "syscall.bdflush", "syscall.sysctl", "syscall.ni_syscall"};
+  // i386 has no semop (only through ipc(), not decoded yet) or
   // kexec_file_load system call: 4.8 lists them from tracepoints there
-  static const std::set<std::string> absent_i386 = {
-      "syscall.accept", "syscall.semop", "syscall.kexec_file_load"};
+  static const std::set<std::string> absent_i386 = {"syscall.semop",
+                                                    "syscall.kexec_file_load"};
   return absent.count(point) != 0 || (arch == "i386" && absent_i386.count(point) != 0);
 }
 
