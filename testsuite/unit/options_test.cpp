@@ -72,3 +72,12 @@ TEST(Options, CacheOptions) {
   EXPECT_TRUE(c->clean_cache);
   EXPECT_FALSE(parse({"-v"})) << "a script is still required without --clean-cache";
 }
+
+TEST(Options, SysrootMustBeADirectory) {
+  auto o = parse({"--sysroot=/usr/", "-e", "probe begin {}"});
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->sysroot, "/usr"); // trailing slashes dropped
+  EXPECT_FALSE(parse({"--sysroot=/no/such/dir", "-e", "probe begin {}"}));
+  EXPECT_FALSE(parse({"--sysroot=/etc/passwd", "-e", "probe begin {}"}));
+  EXPECT_FALSE(parse({"--sysroot=", "-e", "probe begin {}"}));
+}

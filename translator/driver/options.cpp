@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <getopt.h>
+#include <sys/stat.h>
 
 namespace stap {
 namespace {
@@ -26,6 +27,7 @@ void usage(FILE *to) {
       "   -m MODULE  name the module MODULE\n"
       "   -r RELEASE build for kernel RELEASE (or a kernel build directory)\n"
       "   -R DIR     runtime directory\n"
+      "   --sysroot=DIR  read the target's files (-c, -d, process()) under DIR\n"
       "   -I DIR     look in DIR for tapsets\n"
       "   -D NAME[=VALUE]  define a C macro for the module build\n"
       "   -G NAME=VALUE    set a global variable of the script\n"
@@ -65,7 +67,19 @@ bool valid_module_name(const std::string &m) {
   return true;
 }
 
-enum LongOnly { OPT_REMOTE = 1000, OPT_REMOTE_TIMEOUT, OPT_DISABLE_CACHE, OPT_POISON_CACHE, OPT_CLEAN_CACHE };
+enum LongOnly {
+  OPT_REMOTE = 1000,
+  OPT_REMOTE_TIMEOUT,
+  OPT_DISABLE_CACHE,
+  OPT_POISON_CACHE,
+  OPT_CLEAN_CACHE,
+  OPT_SYSROOT,
+};
+
+bool is_directory(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
 
 } // namespace
 
@@ -78,6 +92,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       {"disable-cache", no_argument, nullptr, OPT_DISABLE_CACHE},
       {"poison-cache", no_argument, nullptr, OPT_POISON_CACHE},
       {"clean-cache", no_argument, nullptr, OPT_CLEAN_CACHE},
+      {"sysroot", required_argument, nullptr, OPT_SYSROOT},
       {nullptr, 0, nullptr, 0},
   };
   Options o;
@@ -147,6 +162,13 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
     case OPT_DISABLE_CACHE: o.disable_cache = true; break;
     case OPT_POISON_CACHE: o.poison_cache = true; break;
     case OPT_CLEAN_CACHE: o.clean_cache = true; break;
+    case OPT_SYSROOT:
+      o.sysroot = optarg;
+      while (o.sysroot.size() > 1 && o.sysroot.back() == '/')
+        o.sysroot.pop_back();
+      if (o.sysroot.empty() || !is_directory(o.sysroot))
+        ok = fail("--sysroot: '%s' is not a directory", optarg);
+      break;
     case 'l':
     case 'L':
       o.list_pattern = optarg;

@@ -22,6 +22,10 @@ struct Options {
   std::string module_name;    // -m
   std::string kernel_release; // -r RELEASE (or a build dir)
   std::string runtime_dir;    // -R
+  // --sysroot=DIR: the target's files (-c, -d, --ldd, process()) are read
+  // under DIR, and -r RELEASE's build tree is looked for there first
+  // (driver/sysroot.h). Without it an i686 guest target uses the guest's view.
+  std::string sysroot;
   std::vector<std::string> include_dirs; // -I
   std::vector<std::string> defines;      // -D NAME[=VAL]
   std::vector<std::string> global_sets;  // -G name=val

@@ -54,8 +54,12 @@ bool resolve_target(const Options &opts, Target &t, Diagnostics &diag) {
     t.release = u.release;
   }
   // Only pass 4 needs the build tree: its absence is reported there, so
-  // that script errors come first.
-  t.build_dir = build::kernel_build_dir(t.release, err);
+  // that script errors come first. With --sysroot, -r RELEASE (not -r DIR)
+  // is looked for in the sysroot first, as SystemTap does.
+  if (!opts.sysroot.empty() && t.release.find('/') == std::string::npos)
+    t.build_dir = build::kernel_build_dir(opts.sysroot + "/lib/modules/" + t.release + "/build", err);
+  if (t.build_dir.empty())
+    t.build_dir = build::kernel_build_dir(t.release, err);
   if (!t.build_dir.empty())
     t.config = read_kernel_config(t.build_dir);
   t.arch = t.config.count("CONFIG_X86_64") ? "x86_64"

@@ -1,5 +1,6 @@
 #include "remote/guest_images.h"
 
+#include "remote/guest_view.h"
 #include "remote/vm_files.h"
 
 namespace stap::remote {
@@ -20,16 +21,27 @@ std::string read_only_share(const std::string &path, const std::string &tag) {
 
 } // namespace
 
+std::string i386_guest_root() {
+  std::string root = run_for_output({vm_scripts_dir() + "/mkroot-i386"});
+  if (!is_directory(root))
+    throw VmError("mkroot-i386 produced no root");
+  return root;
+}
+
 GuestImages prepare_guest_images(const VmTarget &target) {
   std::string scripts = vm_scripts_dir();
   GuestImages images;
   images.initrd = run_for_output(
       {scripts + "/mkinitrd", target.release, target.arch, target.modules_dir});
   if (target.arch == "i386")
-    images.guest_root = run_for_output({scripts + "/mkroot-i386"});
+    images.guest_root = i386_guest_root();
   if (!path_exists(images.initrd))
     throw VmError("mkinitrd produced no image for " + target.release);
   return images;
+}
+
+std::string guest_mount_plan(const GuestImages &images) {
+  return mount_plan_text(GuestView("/", images.guest_root).mount_plan());
 }
 
 std::vector<std::string> qemu_command(const VmTarget &target, const GuestImages &images,
