@@ -91,6 +91,31 @@ TEST_P(Guest, JobFilesAreInTheJobDirectoryAndProgramsAreNative) {
   EXPECT_NE(r.out.find(GetParam() == "i386" ? " 01\n" : " 02\n"), std::string::npos) << r.out;
 }
 
+// Host paths work unchanged in the guest (docs/vm.md, "The guest's
+// files"): a file the host wrote under /tmp is there at its path, /tmp and
+// /var/tmp are writable (the writes stay in the guest), and /bin/ls is
+// still the guest's own (32-bit on i686).
+TEST_P(Guest, HostPathsWorkUnchangedAndTemporaryDirectoriesAreWritable) {
+  char templ[] = "/tmp/stap-vm-test-host-XXXXXX";
+  std::string dir = mkdtemp(templ);
+  std::ofstream(dir + "/from-host.txt") << "host data\n";
+  std::string cwd = fs::current_path().string(); // the build tree: under /work here
+  std::vector<VmJob> jobs = {
+      {"host paths",
+       "cat " + dir + "/from-host.txt && echo guest > " + dir + "/from-guest.txt && cat " + dir +
+           "/from-guest.txt && echo v > /var/tmp/stap-vm-test && cat /var/tmp/stap-vm-test && " +
+           "test -d " + cwd + " && echo cwd-visible && od -An -tx1 -j4 -N1 /bin/ls",
+       {}, 30},
+  };
+  VmBatchResult batch = run_vm_batch(target, jobs);
+  const auto &r = batch.jobs.at(0);
+  EXPECT_TRUE(r.ok()) << r.err << r.note;
+  EXPECT_EQ(r.out, std::string("host data\nguest\nv\ncwd-visible\n") +
+                       (GetParam() == "i386" ? " 01\n" : " 02\n"));
+  EXPECT_FALSE(fs::exists(dir + "/from-guest.txt")) << "the guest wrote into the host's /tmp";
+  fs::remove_all(dir);
+}
+
 TEST_P(Guest, AKernelWarningFailsOnlyTheJobThatCausedIt) {
   std::string ko = trouble_module_for(target);
   ASSERT_FALSE(ko.empty());

@@ -1,6 +1,7 @@
 // The writable 9p share a guest takes its jobs from and leaves results in.
 //
 //   SHARE/bin/staprun        the guest's staprun (first in the jobs' PATH)
+//   SHARE/mounts             the guest's mount plan (guest_view.h), by run_vm_batch
 //   SHARE/NNN/cmd, timeout   job NNN, written here; its files beside them
 //   SHARE/NNN/started, stdout, stderr, status, wall, dmesg, tainted,
 //            timed_out, done  written by the guest's init (scripts/vm/init)

@@ -178,6 +178,8 @@ VmBatchResult run_vm_batch(const VmTarget &target, const std::vector<VmJob> &job
   } cleanup{work, options.keep};
 
   JobShare share(work + "/share", jobs, staprun_for(target, options));
+  // Read by the guest's /init before the jobs: what it shows of the host.
+  write_text_file(share.path() + "/mounts", guest_mount_plan(images));
   auto qemu = qemu_command(target, images, share.path(), options);
 
   for (size_t next = 0; (next = first_not_started(batch.jobs)) < jobs.size();) {
