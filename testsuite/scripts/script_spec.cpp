@@ -72,6 +72,33 @@ std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string 
   return s;
 }
 
+std::string substitute_build_dir(const std::string &text, const std::string &dir) {
+  static const std::string kWord = "BUILD/";
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    bool word_start = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
+                                  text[i - 1] == '_');
+    if (word_start && text.compare(i, kWord.size(), kWord) == 0) {
+      out += dir + "/";
+      i += kWord.size();
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
+ScriptSpec with_build_dir(ScriptSpec s, const std::string &dir) {
+  s.stap_args = substitute_build_dir(s.stap_args, dir);
+  s.staprun_args = substitute_build_dir(s.staprun_args, dir);
+  s.guest_command = substitute_build_dir(s.guest_command, dir);
+  for (auto &l : s.stdout_lines)
+    l = substitute_build_dir(l, dir);
+  for (auto &l : s.stderr_lines)
+    l = substitute_build_dir(l, dir);
+  return s;
+}
+
 std::vector<std::string> find_scripts(const std::string &dir) {
   std::vector<std::string> out;
   for (const auto &e : std::filesystem::recursive_directory_iterator(dir))

@@ -17,6 +17,10 @@
 //                            NAME ARGS` in the script's directory, for each
 //                            architecture; NAME is in the job's directory (the
 //                            guest command's working directory: -c ./NAME)
+//                            BUILD/ (at the start of a word) in the stap,
+//                            staprun, guest and expect lines stands for the
+//                            directory it was built in, under the host's /tmp:
+//                            -c BUILD/NAME runs it at its host path
 #pragma once
 #include <optional>
 #include <ostream>
@@ -45,6 +49,10 @@ inline void PrintTo(const ScriptSpec &s, std::ostream *os) { *os << s.path; }
 std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string &err);
 // Every *.stp under `dir`, sorted by name.
 std::vector<std::string> find_scripts(const std::string &dir);
+// `text` with every BUILD/ that starts a word replaced by `dir`/.
+std::string substitute_build_dir(const std::string &text, const std::string &dir);
+// The spec with BUILD/ replaced in its stap, staprun, guest and expect lines.
+ScriptSpec with_build_dir(ScriptSpec spec, const std::string &dir);
 // Splits text into lines (a final newline does not make an empty line).
 std::vector<std::string> split_lines(const std::string &text);
 

@@ -72,6 +72,7 @@ struct ArchRun {
   std::string error; // why nothing could run
   std::map<std::string, remote::VmJobResult> results; // by script name
   std::map<std::string, CommandResult> builds;        // stap -p4 of each
+  std::string build_root; // the programs of script NAME are in build_root/NAME (BUILD/)
 };
 
 const ArchRun &arch_run(const std::string &arch) {
@@ -87,15 +88,17 @@ const ArchRun &arch_run(const std::string &arch) {
     run.error = "no " + arch + " kernel with headers installed";
     return run;
   }
+  // Under the host's /tmp: the guests see it at the same path (BUILD/).
   char tmp[] = "/tmp/stap-scripts-XXXXXX";
   std::string dir = mkdtemp(tmp);
+  run.build_root = dir;
   // Build every module first, two at a time (Kbuild is most of the cost);
   // only those of the tests that run (--gtest_filter).
   std::vector<ScriptSpec> specs;
   std::set<std::string> selected = selected_tests();
   for (const ScriptSpec &s : all_specs())
     if (s.last_pass == 5 && selected.count(test_name_of(s.path, arch)))
-      specs.push_back(s);
+      specs.push_back(with_build_dir(s, dir + "/" + s.name));
   std::atomic<size_t> next{0};
   std::vector<CommandResult> results(specs.size());
   const std::string bits = arch == "i386" ? "-m32" : "-m64";
@@ -190,6 +193,8 @@ TEST_P(ScriptTest, Runs) {
     return;
   }
   const ArchRun &run = arch_run(arch);
+  // What the expected lines say of BUILD/, as the job saw it.
+  ScriptSpec expected = with_build_dir(spec, run.build_root + "/" + spec.name);
   auto b = run.builds.find(spec.name);
   ASSERT_TRUE(b != run.builds.end()) << "no " << arch << " target: " << run.error;
   ASSERT_EQ(b->second.status, 0) << "stap -p4 failed:\n" << b->second.err;
@@ -200,9 +205,9 @@ TEST_P(ScriptTest, Runs) {
   EXPECT_FALSE(r.timed_out);
   EXPECT_FALSE(r.kernel_problem) << "kernel log:\n" << r.kernel_log;
   EXPECT_EQ(r.exit_status, spec.status) << r.err;
-  expect_lines("stdout", spec.stdout_lines, r.out);
+  expect_lines("stdout", expected.stdout_lines, r.out);
   if (spec.check_stderr)
-    expect_lines("stderr", spec.stderr_lines, r.err);
+    expect_lines("stderr", expected.stderr_lines, r.err);
 }
 
 std::string test_name(const ::testing::TestParamInfo<ScriptTest::ParamType> &info) {
