@@ -37,6 +37,7 @@
 #include "probes/timer.c"
 #include "probes/profile.c"
 #include "probes/kprobes.c"
+#include "probes/tracepoints.c"
 #include "task/elf_table.c"
 #include "task/vdso.c"
 #include "task/vma_map.c"

@@ -139,6 +139,15 @@ struct stp_kprobe {
 	bool registered;
 };
 
+/* kernel.trace("NAME"): the raw_syscalls tracepoints sys_enter, sys_exit */
+struct tracepoint;
+struct stp_tracepoint {
+	const struct stp_probe *probe;
+	const char *name;       /* the tracepoint's name */
+	struct tracepoint *tp;  /* found by name at registration */
+	bool registered;
+};
+
 /* What generated code describes. Begin/end probes are ordered by priority. */
 struct stp_module_desc {
 	const struct stp_probe *const *begin_probes;
@@ -155,6 +164,8 @@ struct stp_module_desc {
 	unsigned n_profiles;
 	struct stp_kprobe *kprobes;
 	unsigned n_kprobes;
+	struct stp_tracepoint *tracepoints;
+	unsigned n_tracepoints;
 	/* The task finder and VMA tracker (runtime/task/) run in this
 	 * session: user-address lookups (stp_vma_lookup) need them. */
 	bool need_vma_tracker;

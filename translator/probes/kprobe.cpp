@@ -17,6 +17,9 @@
 #include <fnmatch.h>
 
 namespace stap::probes {
+
+const ProbeFamily &tracepoint_family();
+
 namespace {
 
 std::string target_release;
@@ -28,6 +31,8 @@ public:
   std::vector<std::string_view> roots() const override { return {"kprobe", "kernel", "module"}; }
 
   std::vector<PointShape> shapes() const override {
+    // kernel.trace("NAME") belongs to the tracepoint family (tracepoint.cpp)
+    std::vector<PointShape> out = {{{"kernel", false}, {"trace", true}}};
     const std::vector<PointShape> heads = {
         {{"kprobe", false}, {"function", true}},
         {{"kprobe", false}, {"module", true}, {"function", true}},
@@ -36,7 +41,6 @@ public:
     };
     const std::vector<PointShape> tails = {
         {}, {{"call", false}}, {{"return", false}}, {{"return", false}, {"maxactive", true}}};
-    std::vector<PointShape> out;
     for (const PointShape &h : heads)
       for (const PointShape &t : tails) {
         out.push_back(h);
@@ -48,6 +52,8 @@ public:
   bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
                Diagnostics &diag) const override {
     const auto &cs = point.components;
+    if (cs[0].functor == "kernel" && cs.size() > 1 && cs[1].functor == "trace")
+      return tracepoint_family().resolve(decl, point, out, diag);
     size_t i = 0;
     std::string module;
     size_t module_index = 0;

@@ -6,12 +6,14 @@ namespace stap::probes {
 const ProbeFamily &begin_end_family();
 const ProbeFamily &timer_family();
 const ProbeFamily &kprobe_family();
+const ProbeFamily &tracepoint_family();
 
 const std::vector<const ProbeFamily *> &all_families() {
   static const std::vector<const ProbeFamily *> families = {
       &begin_end_family(),
       &timer_family(),
       &kprobe_family(),
+      &tracepoint_family(),
   };
   return families;
 }
