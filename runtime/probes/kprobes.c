@@ -61,21 +61,47 @@ static int stp_kprobes_register(void)
 	return 0;
 }
 
+/* Unregisters all, in two batches: each unregister_kprobe() waits for an
+ * RCU grace period, which under emulation is tens of milliseconds; the
+ * batch calls wait once (syscall.* has some 1500 probes). One by one when
+ * the arrays cannot be had. */
 static void stp_kprobes_unregister(void)
 {
-	unsigned i;
+	struct kprobe **kps;
+	struct kretprobe **krps;
+	unsigned i, nk = 0, nr = 0;
+
+	kps = kcalloc(stp_module.n_kprobes, sizeof(*kps), GFP_KERNEL);
+	krps = kcalloc(stp_module.n_kprobes, sizeof(*krps), GFP_KERNEL);
 	for (i = 0; i < stp_module.n_kprobes; i++) {
 		struct stp_kprobe *k = &stp_module.kprobes[i];
 		if (!k->registered)
 			continue;
 		if (k->is_return) {
-			unregister_kretprobe(&k->krp);
-			if (k->krp.nmissed)
-				stp_ctl_send("warning probe %s missed %d return(s) (raise .maxactive)",
-					     k->probe->pp, k->krp.nmissed);
+			if (krps)
+				krps[nr++] = &k->krp;
+			else
+				unregister_kretprobe(&k->krp);
 		} else {
-			unregister_kprobe(&k->kp);
+			if (kps)
+				kps[nk++] = &k->kp;
+			else
+				unregister_kprobe(&k->kp);
 		}
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr)
+		unregister_kretprobes(krps, nr);
+	kfree(kps);
+	kfree(krps);
+	for (i = 0; i < stp_module.n_kprobes; i++) {
+		struct stp_kprobe *k = &stp_module.kprobes[i];
+		if (!k->registered)
+			continue;
+		if (k->is_return && k->krp.nmissed)
+			stp_ctl_send("warning probe %s missed %d return(s) (raise .maxactive)",
+				     k->probe->pp, k->krp.nmissed);
 		k->registered = false;
 	}
 }
