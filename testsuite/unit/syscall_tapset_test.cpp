@@ -65,10 +65,9 @@ bool known_absent(const std::string &arch, const std::string &point) {
       "syscall.settimeofday32", "syscall.ustat32",
       // not system calls of these kernels (4.8 lists them from tracepoints)
       "syscall.bdflush", "syscall.sysctl", "syscall.ni_syscall"};
-  // i386 has no semop (only through ipc(), not decoded yet) or
-  // kexec_file_load system call: 4.8 lists them from tracepoints there
-  static const std::set<std::string> absent_i386 = {"syscall.semop",
-                                                    "syscall.kexec_file_load"};
+  // i386 has no kexec_file_load system call: 4.8 lists it from the
+  // tracepoints there
+  static const std::set<std::string> absent_i386 = {"syscall.kexec_file_load"};
   return absent.count(point) != 0 || (arch == "i386" && absent_i386.count(point) != 0);
 }
 
