@@ -141,9 +141,11 @@ static void stp_report_error(struct stp_context *c)
  * context cannot be shared; a probe that fires while this CPU is already in
  * a handler (an interrupt, an NMI) is skipped and counted, never nested.
  * `entry_data`: a kretprobe call's @entry values (or NULL).
+ * `kprobe_addr`: a kprobe's probed address (its regs->ip is one past it
+ * on x86), 0 for other probes.
  * Returns whether the handler ran. */
 static bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
-			       void *entry_data)
+			       void *entry_data, unsigned long kprobe_addr)
 {
 	unsigned long flags;
 	struct stp_context *c;
@@ -160,6 +162,7 @@ static bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
 	}
 	c->probe = p;
 	c->regs = regs;
+	c->kprobe_addr = kprobe_addr;
 	c->entry_data = entry_data;
 	c->actions = 0;
 	c->last_error = NULL;
@@ -171,6 +174,8 @@ static bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
 	c->next_overload = 0;
 	c->aborted = 0;
 	c->rx_nslots = 0;
+	c->ustack.walked = false;
+	c->kstack.walked = false;
 	p->handler(c);
 	stp_flush(c);
 	if (unlikely(c->last_error) && !c->aborted)
@@ -184,7 +189,7 @@ out:
 
 static void stp_run_probe(const struct stp_probe *p)
 {
-	stp_run_probe_data(p, NULL, NULL);
+	stp_run_probe_data(p, NULL, NULL, 0);
 }
 
 /* Event probes (timers, kprobes...) run only while the session runs:
@@ -193,18 +198,18 @@ static void stp_run_probe(const struct stp_probe *p)
  * rounds), not while the end probes run.
  * `regs` (or NULL) is what $return and friends read. */
 static bool stp_run_event_probe_data(const struct stp_probe *p, struct pt_regs *regs,
-				     void *entry_data)
+				     void *entry_data, unsigned long kprobe_addr)
 {
 	if (likely(stp_session_state() == STP_SESSION_RUNNING &&
 		   !atomic_read(&stp_exit_requested) &&
 		   !atomic_read(&stp_session_failed)))
-		return stp_run_probe_data(p, regs, entry_data);
+		return stp_run_probe_data(p, regs, entry_data, kprobe_addr);
 	return false;
 }
 
 static void stp_run_event_probe_regs(const struct stp_probe *p, struct pt_regs *regs)
 {
-	stp_run_event_probe_data(p, regs, NULL);
+	stp_run_event_probe_data(p, regs, NULL, 0);
 }
 
 static void stp_run_event_probe(const struct stp_probe *p)

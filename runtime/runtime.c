@@ -42,6 +42,8 @@
 #include "task/vdso.c"
 #include "task/vma_map.c"
 #include "task/task_finder.c"
+#include "stack/ustack.c"
+#include "stack/kstack.c"
 #include "transport/debugfs.c"
 #include "session.c"
 

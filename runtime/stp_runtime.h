@@ -59,6 +59,8 @@
 
 #define STP_MAX(a, b) ((a) > (b) ? (a) : (b))
 
+#include "stack/stack.h" /* needs MAXSTRINGLEN */
+
 struct stp_probe;
 
 /* Per-CPU state of the probe handler running on that CPU. */
@@ -66,6 +68,7 @@ struct stp_context {
 	atomic_t busy;                  /* reentrancy guard */
 	const struct stp_probe *probe;  /* the probe being run */
 	struct pt_regs *regs;           /* of the kprobe that fired, else NULL */
+	unsigned long kprobe_addr;      /* a kprobe's probed address, else 0 */
 	void *entry_data;               /* kretprobe call's @entry values, else NULL */
 	long actions;                   /* statements executed (MAXACTION) */
 	const char *last_error;         /* set by a failing operation */
@@ -90,6 +93,9 @@ struct stp_context {
 	/* abort() ran: the handler is ending (last_error is set so that every
 	 * check leaves), try/catch does not catch it, nothing is reported. */
 	unsigned char aborted;
+	/* This probe hit's backtraces (runtime/stack/), walked on first use. */
+	struct stp_ustack ustack;
+	struct stp_kstack kstack;
 };
 
 typedef void (*stp_handler_fn)(struct stp_context *c);

@@ -12,6 +12,9 @@ int main(int argc, char **argv) {
   std::vector<std::string> params = opts->module_params;
   if (opts->buffer_mb)
     params.push_back("_stp_bufsize=" + std::to_string(opts->buffer_mb << 20));
+  // -v: the module reports more (why a backtrace stopped, for one).
+  if (opts->verbose)
+    params.push_back("_stp_verbose=" + std::to_string(opts->verbose));
 
   std::string err;
   if (!staprun::load_module(opts->module_path, params, err)) {
