@@ -28,6 +28,10 @@ void usage(FILE *to) {
       "   -r RELEASE build for kernel RELEASE (or a kernel build directory)\n"
       "   -R DIR     runtime directory\n"
       "   --sysroot=DIR  read the target's files (-c, -d, process()) under DIR\n"
+      "   -d OBJECT  add unwind/symbol data for OBJECT (a program or library path;\n"
+      "              'kernel' and kernel module names add nothing)\n"
+      "   --ldd      add unwind/symbol data for the shared libraries that the -d\n"
+      "              objects and the -c command's program need\n"
       "   -I DIR     look in DIR for tapsets\n"
       "   -D NAME[=VALUE]  define a C macro for the module build\n"
       "   -G NAME=VALUE    set a global variable of the script\n"
@@ -74,6 +78,7 @@ enum LongOnly {
   OPT_POISON_CACHE,
   OPT_CLEAN_CACHE,
   OPT_SYSROOT,
+  OPT_LDD,
 };
 
 bool is_directory(const std::string &path) {
@@ -93,6 +98,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       {"poison-cache", no_argument, nullptr, OPT_POISON_CACHE},
       {"clean-cache", no_argument, nullptr, OPT_CLEAN_CACHE},
       {"sysroot", required_argument, nullptr, OPT_SYSROOT},
+      {"ldd", no_argument, nullptr, OPT_LDD},
       {nullptr, 0, nullptr, 0},
   };
   Options o;
@@ -102,7 +108,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
   bool ok = true;
   optind = 1;
   int c;
-  while (ok && (c = getopt_long(argc, argv, "hVp:vkguwWm:r:R:I:D:G:c:x:o:s:e:l:L:",
+  while (ok && (c = getopt_long(argc, argv, "hVp:vkguwWm:r:R:I:D:G:c:x:o:s:e:l:L:d:",
                                 longopts, nullptr)) != -1) {
     switch (c) {
     case 'h': usage(stdout); exit_now = true; return o;
@@ -130,6 +136,12 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
     case 'r': o.kernel_release = optarg; break;
     case 'R': o.runtime_dir = optarg; break;
     case 'I': o.include_dirs.push_back(optarg); break;
+    case 'd':
+      if (!*optarg)
+        ok = fail("-d needs a program, a library, 'kernel' or a kernel module name");
+      o.d_objects.push_back(optarg);
+      break;
+    case OPT_LDD: o.ldd = true; break;
     case 'D': o.defines.push_back(optarg); break;
     case 'G':
       if (!std::strchr(optarg, '=') || optarg[0] == '=')

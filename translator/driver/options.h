@@ -26,6 +26,13 @@ struct Options {
   // under DIR, and -r RELEASE's build tree is looked for there first
   // (driver/sysroot.h). Without it an i686 guest target uses the guest's view.
   std::string sysroot;
+  // -d MODULE (repeatable): add the unwind and symbol tables of a user-space
+  // object (a path) to the module; "kernel" and kernel module names are
+  // accepted and add nothing (kernel frames are symbolized from kallsyms).
+  std::vector<std::string> d_objects;
+  // --ldd: also every shared library the -d objects (and -c's program)
+  // need, as the target's dynamic loader finds them (driver/ldd.h).
+  bool ldd = false;
   std::vector<std::string> include_dirs; // -I
   std::vector<std::string> defines;      // -D NAME[=VAL]
   std::vector<std::string> global_sets;  // -G name=val

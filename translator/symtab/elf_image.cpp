@@ -1,6 +1,7 @@
 // ElfImage: thin RAII over libelf; see elf_image.h.
 #include "symtab/elf_image.h"
 
+#include <cstring>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -51,6 +52,7 @@ bool ElfImage::init(std::string &err) {
     return false;
   }
   machine_ = eh.e_machine;
+  type_ = eh.e_type;
   is_64_ = gelf_getclass(elf_) == ELFCLASS64;
   size_t nph = 0;
   elf_getphdrnum(elf_, &nph);
@@ -92,6 +94,82 @@ std::optional<ElfSection> ElfImage::section(const std::string &name) const {
     return s;
   }
   return std::nullopt;
+}
+
+std::string ElfImage::build_id() const {
+  static const char hex[] = "0123456789abcdef";
+  for (Elf_Scn *scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+      continue;
+    Elf_Data *d = elf_getdata(scn, nullptr);
+    if (!d)
+      continue;
+    GElf_Nhdr nh;
+    size_t name_off, desc_off;
+    for (size_t off = 0;
+         (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) != 0;) {
+      if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+          std::memcmp(static_cast<char *>(d->d_buf) + name_off, "GNU", 4) != 0)
+        continue;
+      const auto *p = static_cast<const unsigned char *>(d->d_buf) + desc_off;
+      std::string id;
+      for (size_t i = 0; i < nh.n_descsz; ++i) {
+        id += hex[p[i] >> 4];
+        id += hex[p[i] & 15];
+      }
+      return id;
+    }
+  }
+  return {};
+}
+
+std::string ElfImage::interpreter() const {
+  size_t nph = 0;
+  elf_getphdrnum(elf_, &nph);
+  for (size_t i = 0; i < nph; ++i) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(elf_, static_cast<int>(i), &ph) || ph.p_type != PT_INTERP)
+      continue;
+    size_t size = 0;
+    const char *raw = elf_rawfile(elf_, &size);
+    if (!raw || ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
+      return {};
+    std::string s(raw + ph.p_offset, ph.p_filesz);
+    return s.substr(0, s.find('\0'));
+  }
+  return {};
+}
+
+ElfImage::Dynamic ElfImage::dynamic() const {
+  Dynamic dyn;
+  for (Elf_Scn *scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || sh.sh_entsize == 0)
+      continue;
+    Elf_Data *d = elf_getdata(scn, nullptr);
+    if (!d)
+      continue;
+    size_t n = sh.sh_size / sh.sh_entsize;
+    for (size_t i = 0; i < n; ++i) {
+      GElf_Dyn e;
+      if (!gelf_getdyn(d, static_cast<int>(i), &e) || e.d_tag == DT_NULL)
+        break;
+      if (e.d_tag != DT_NEEDED && e.d_tag != DT_RPATH && e.d_tag != DT_RUNPATH)
+        continue;
+      const char *s = elf_strptr(elf_, sh.sh_link, e.d_un.d_val);
+      if (!s)
+        continue;
+      if (e.d_tag == DT_NEEDED)
+        dyn.needed.push_back(s);
+      else if (e.d_tag == DT_RPATH)
+        dyn.rpath = s, dyn.has_rpath = true;
+      else
+        dyn.runpath = s, dyn.has_runpath = true;
+    }
+    break;
+  }
+  return dyn;
 }
 
 std::vector<ElfSymbol> ElfImage::function_symbols() const {

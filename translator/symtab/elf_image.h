@@ -41,11 +41,25 @@ public:
 
   unsigned machine() const { return machine_; } // EM_*
   bool is_64() const { return is_64_; }
+  unsigned type() const { return type_; } // ET_EXEC, ET_DYN, ...
   // Lowest PT_LOAD address rounded down to its page (the link-time base).
   uint64_t load_base() const { return load_base_; }
   std::optional<ElfSection> section(const std::string &name) const;
   // Function symbols (STT_FUNC, STT_GNU_IFUNC) defined in this object.
   std::vector<ElfSymbol> function_symbols() const;
+
+  // The GNU build-id note as lowercase hex, or "".
+  std::string build_id() const;
+  // PT_INTERP: the program interpreter the kernel loads, or "".
+  std::string interpreter() const;
+  // What the dynamic loader reads from PT_DYNAMIC: DT_NEEDED names in order,
+  // DT_RPATH and DT_RUNPATH (colon-separated, unexpanded; "" when absent).
+  struct Dynamic {
+    std::vector<std::string> needed;
+    std::string rpath, runpath;
+    bool has_rpath = false, has_runpath = false;
+  };
+  Dynamic dynamic() const;
 
   struct Segment {
     uint64_t vaddr, offset, filesz, memsz;
@@ -59,6 +73,7 @@ private:
   Elf *elf_ = nullptr;
   std::vector<uint8_t> memory_;
   unsigned machine_ = 0;
+  unsigned type_ = 0;
   bool is_64_ = false;
   uint64_t load_base_ = 0;
   std::vector<Segment> loads_;

@@ -82,8 +82,11 @@ std::vector<uint8_t> build_unwind_table(const ElfImage &elf, std::string &err,
 
   const uint64_t base = elf.load_base();
   std::vector<IndexedSymbol> syms;
-  if (opts.symbols)
-    syms = index_symbols(elf.function_symbols());
+  if (opts.symbols) {
+    std::vector<ElfSymbol> all = elf.function_symbols();
+    all.insert(all.end(), opts.extra_symbols.begin(), opts.extra_symbols.end());
+    syms = index_symbols(std::move(all));
+  }
 
   Writer w;
   w.buf().resize(UW_TABLE_HEADER_SIZE);

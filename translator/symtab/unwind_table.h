@@ -26,6 +26,10 @@ struct TableOptions {
   bool eh_frame = true;    // use .eh_frame
   bool debug_frame = true; // add .debug_frame FDEs for uncovered ranges
   bool symbols = true;
+  // Function symbols of the object's separate debuginfo file (its .symtab,
+  // same addresses), added to the object's own; at an address both name,
+  // the choice follows index_symbols().
+  std::vector<ElfSymbol> extra_symbols;
 };
 
 // Returns the table, or an empty vector with err set (unsupported machine,
