@@ -90,6 +90,8 @@ BuildKey module_key(const BuildInputs &in, const BuildKey &runtime, const std::s
   k.file("kernel-symvers", fs::canonical(in.kernel_build_dir, ec).string() + "/Module.symvers");
   k.field("module-name", in.module_name);
   k.field("c-source", ContentHash().add(c_source).hex());
+  for (const auto &u : in.user_objects)
+    k.field("user-object", u);
   BuildKey key = k.done();
   key.inputs = runtime.inputs + key.inputs;
   return key;

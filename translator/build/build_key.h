@@ -14,6 +14,9 @@ struct BuildInputs {
   std::string runtime_dir;      // runtime/
   std::vector<std::string> defines; // -D NAME[=VALUE], in command-line order
   std::string module_name;      // -m NAME, "" when the key names the module
+  // The user objects whose unwind tables the module carries (-d, --ldd):
+  // "TARGET_PATH TABLE_HASH" each, so a changed library rebuilds the module.
+  std::vector<std::string> user_objects;
 };
 
 struct BuildKey {
@@ -27,7 +30,7 @@ struct BuildKey {
 BuildKey runtime_key(const BuildInputs &in);
 
 // A module: the runtime key plus the generated C, the kernel's symbol
-// versions (Module.symvers) and the -m name.
+// versions (Module.symvers), the -m name and the user objects' tables.
 BuildKey module_key(const BuildInputs &in, const BuildKey &runtime, const std::string &c_source);
 
 } // namespace stap::build

@@ -16,6 +16,15 @@ struct KbuildJob {
   std::string unwind_dir;   // unwind/: its *.c are linked into every runtime
   std::vector<std::string> defines; // -D NAME[=VALUE]
   bool verbose = false;     // show the compiler's commands and output
+  // Binary data linked into the module's .rodata (the unwind tables of -d
+  // objects), each 8-aligned under a global symbol the C declares `extern`:
+  // written to DIR/NAME_blobN.bin and included by DIR/NAME_uobjects.S with
+  // `.incbin`, far faster to build than the same bytes as C arrays.
+  struct Blob {
+    std::string symbol;
+    const std::vector<unsigned char> *bytes;
+  };
+  std::vector<Blob> blobs;
   // A runtime object built by build_runtime_object() for the same kernel,
   // runtime and defines: linked as is instead of compiling the runtime.
   std::string prebuilt_runtime;

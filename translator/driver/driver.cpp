@@ -7,7 +7,10 @@
 #include "driver/options.h"
 #include "driver/pass_timer.h"
 #include "driver/session_files.h"
+#include "driver/sysroot.h"
 #include "driver/target.h"
+#include "driver/user_objects.h"
+#include "driver/user_tables.h"
 #include "parse/parser.h"
 #include "passes/global_settings.h"
 #include "passes/list_probes.h"
@@ -58,6 +61,8 @@ public:
   int run();
 
 private:
+  bool find_user_objects();
+  bool build_user_tables();
   bool pass1_parse();
   bool pass2_elaborate();
   bool pass3_translate();
@@ -77,7 +82,46 @@ private:
   std::unique_ptr<ModuleBuild> build_;
   std::unique_ptr<SessionFiles> files_;
   std::string c_source_, module_path_;
+  std::optional<Sysroot> sysroot_;
+  std::vector<UserObject> user_objects_; // -d, --ldd
+  std::vector<UserTable> user_tables_;
 };
+
+// -d and --ldd: which user objects the module carries tables for. Checked
+// before pass 1, so a wrong path fails at once whatever the last pass.
+bool Driver::find_user_objects() {
+  UserObjectRequest req{opts_.d_objects, opts_.ldd, opts_.target_command, target_.arch};
+  if (!wants_user_objects(req))
+    return true;
+  sysroot_ = session_sysroot(opts_, target_, diag_);
+  if (!sysroot_)
+    return false;
+  user_objects_ = resolve_user_objects(req, *sysroot_, diag_);
+  if (opts_.verbose > 1)
+    for (const UserObject &u : user_objects_)
+      std::fprintf(stderr, "user object %s (%s)%s%s\n", u.target_path.c_str(), u.reason.c_str(),
+                   u.host_path == u.target_path ? "" : ": reading ",
+                   u.host_path == u.target_path ? "" : u.host_path.c_str());
+  return diag_.errors() == 0;
+}
+
+// Pass 3's part for -d: one unwind table per user object.
+bool Driver::build_user_tables() {
+  for (const UserObject &u : user_objects_) {
+    std::string err;
+    auto t = build_user_table(u, *sysroot_, err);
+    if (!t) {
+      diag_.error("cannot build the unwind table of '" + u.target_path + "': " + err);
+      continue;
+    }
+    if (opts_.verbose)
+      std::fprintf(stderr, "Pass 3: unwind data for %s: %zu bytes (%zu FDEs, %zu symbols%s%s)\n",
+                   t->target_path.c_str(), t->stats.table_bytes, t->stats.fdes, t->stats.symbols,
+                   t->debug_file.empty() ? "" : ", symbols of ", t->debug_file.c_str());
+    user_tables_.push_back(std::move(*t));
+  }
+  return diag_.errors() == 0;
+}
 
 bool Driver::pass1_parse() {
   timer_.reset();
@@ -146,10 +190,15 @@ bool Driver::pass2_elaborate() {
 
 bool Driver::pass3_translate() {
   timer_.reset();
-  c_source_ = codegen::translate_program(program_, diag_);
+  if (!build_user_tables())
+    return false;
+  std::vector<codegen::EmbeddedTable> embedded;
+  for (const UserTable &t : user_tables_)
+    embedded.push_back({t.target_path, t.blob.size(), t.hash});
+  c_source_ = codegen::translate_program(program_, diag_, embedded);
   if (diag_.errors())
     return false;
-  build_ = std::make_unique<ModuleBuild>(opts_, target_, c_source_);
+  build_ = std::make_unique<ModuleBuild>(opts_, target_, c_source_, user_tables_);
   files_ = std::make_unique<SessionFiles>(opts_, build_->module_name(), diag_);
   if (!files_->ok())
     return false;
@@ -199,6 +248,8 @@ int Driver::pass5_run() {
 
 int Driver::run() {
   if (!resolve_target(opts_, target_, diag_))
+    return 1;
+  if (!find_user_objects())
     return 1;
   if (!pass1_parse())
     return 1;

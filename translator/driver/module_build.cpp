@@ -2,20 +2,24 @@
 
 #include "build/kbuild.h"
 #include "build/prebuilt_runtime.h"
+#include "codegen/user_objects.h"
 
 #include <cstdio>
 #include <unistd.h>
 
 namespace stap {
 
-ModuleBuild::ModuleBuild(const Options &opts, const Target &target, const std::string &c_source)
-    : opts_(opts), target_(target), c_source_(c_source) {
+ModuleBuild::ModuleBuild(const Options &opts, const Target &target, const std::string &c_source,
+                         const std::vector<UserTable> &tables)
+    : opts_(opts), target_(target), c_source_(c_source), tables_(tables) {
   inputs_.release = target.release;
   inputs_.arch = target.arch;
   inputs_.kernel_build_dir = target.build_dir;
   inputs_.runtime_dir = opts.runtime_dir.empty() ? STAP_RUNTIME_DIR : opts.runtime_dir;
   inputs_.defines = opts.defines;
   inputs_.module_name = opts.module_name;
+  for (const UserTable &t : tables)
+    inputs_.user_objects.push_back(t.target_path + " " + t.hash);
   runtime_key_ = build::runtime_key(inputs_);
   module_key_ = build::module_key(inputs_, runtime_key_, c_source);
   name_ = opts.module_name.empty() ? "stap_" + module_key_.hex : opts.module_name;
@@ -41,6 +45,8 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
   job.unwind_dir = build::unwind_dir_for(inputs_.runtime_dir);
   job.defines = opts_.defines;
   job.verbose = opts_.verbose >= 3;
+  for (size_t i = 0; i < tables_.size(); ++i)
+    job.blobs.push_back({codegen::blob_symbol(i), &tables_[i].blob});
   std::optional<build::CacheEntry> env_entry;
   if (cache_) {
     job.prebuilt_runtime = build::prebuilt_runtime(*cache_, runtime_key_, job, opts_.verbose, diag);

@@ -6,6 +6,7 @@
 #include "build/module_cache.h"
 #include "driver/options.h"
 #include "driver/target.h"
+#include "driver/user_tables.h"
 #include "util/diag.h"
 
 #include <optional>
@@ -15,9 +16,11 @@ namespace stap {
 
 class ModuleBuild {
 public:
-  // Hashes the inputs of the module built from `c_source`; looks it up in
-  // the cache unless --disable-cache or --poison-cache.
-  ModuleBuild(const Options &opts, const Target &target, const std::string &c_source);
+  // Hashes the inputs of the module built from `c_source` and carrying
+  // `tables` (-d, --ldd); looks it up in the cache unless --disable-cache or
+  // --poison-cache.
+  ModuleBuild(const Options &opts, const Target &target, const std::string &c_source,
+              const std::vector<UserTable> &tables = {});
 
   // -m NAME, or stap_KEY.
   const std::string &module_name() const { return name_; }
@@ -37,6 +40,7 @@ private:
   const Options &opts_;
   const Target &target_;
   const std::string &c_source_;
+  const std::vector<UserTable> &tables_;
   build::BuildInputs inputs_;
   build::BuildKey runtime_key_, module_key_;
   std::optional<build::ModuleCache> cache_;
