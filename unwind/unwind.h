@@ -2,7 +2,9 @@
  *
  * This is the whole public interface; the kernel runtime includes only this
  * file. The code is freestanding C11: no libc, no allocation, no recursion,
- * no floating point, bounded loops, small stack (about 1.7 KB per step).
+ * no floating point, bounded loops, small stack: a step keeps its big state
+ * (register rows, remembered states, expression stack) in a caller-provided
+ * workspace and itself uses under 384 bytes of stack.
  *
  * Usage: for each object mapped in the target (executable, shared library,
  * vDSO) the translator side builds an unwind table (see docs/unwind.md and
@@ -10,8 +12,9 @@
  *
  *   struct uw_table t;  uw_table_open(&t, blob, blob_len);
  *   struct uw_regs r;   fill r.val[], set r.valid bits, r.arch, r.flags = UW_PC_EXACT
+ *   struct uw_workspace *ws (per CPU in the kernel);  uw_workspace_init(ws);
  *   loop: find the object containing uw_pc(&r); obj = { &t, load_bias };
- *         rc = uw_step(&obj, &r, &mem);
+ *         rc = uw_step_ws(&obj, &r, &mem, ws);
  *         rc == UW_OK: r now holds the caller's registers
  *         rc == UW_END: r was the outermost frame
  *         rc <  0: the walk cannot continue exactly (an honest stop)
@@ -114,11 +117,36 @@ enum {
   UW_ENOPROGRESS = -7 /* caller frame equals this one (would loop) */
 };
 
+/* Everything big a step needs: the CFA program's register rows and its
+ * remembered-state stack, the expression stack, the caller's registers
+ * under construction, and what one walk remembers (a few parsed CIEs).
+ * Kept by the caller so that a step's own stack use stays small: in the
+ * kernel one per CPU, in the probe context. Opaque; only the size is
+ * public (the same for both architectures). One walk at a time: a
+ * workspace is not reentrant. */
+#define UW_WORKSPACE_SIZE 2048
+struct uw_workspace {
+  uw_u64 opaque[UW_WORKSPACE_SIZE / 8];
+};
+
+/* Starts a walk: forgets what the previous walk remembered (a few stores).
+ * Call it before the first uw_step_ws() of every walk; the tables of the
+ * walk's objects must stay valid until the next call. */
+void uw_workspace_init(struct uw_workspace *ws);
+
 /* Computes the caller's registers from r, in place. obj may be null or have
  * a null table (then only signal trampolines can be unwound). On failure r
- * is left unchanged. */
+ * is left unchanged. Stack use: under 384 bytes on the deepest path (gcc
+ * -O2, x86_64 and i386), plus whatever mem->read uses. */
+int uw_step_ws(const struct uw_object *obj, struct uw_regs *r,
+               const struct uw_memory *mem, struct uw_workspace *ws);
+
+#ifndef __KERNEL__
+/* uw_step_ws() with a fresh workspace on the stack (about 2.2 KB): for host
+ * tools and tests. Not built into kernel modules, whose stacks are small. */
 int uw_step(const struct uw_object *obj, struct uw_regs *r,
             const struct uw_memory *mem);
+#endif
 
 /* A short text for a UW_* code, for diagnostics. */
 const char *uw_strerror(int code);

@@ -47,6 +47,10 @@ int uw_cfi_record(const struct uw_cfi_section *s, uw_u32 off, int *kind,
 /* Parses the FDE at off together with its CIE. Returns 0 or UW_EBADCFI. */
 int uw_cfi_parse_fde(const struct uw_cfi_section *s, uw_u32 off,
                      struct uw_fde *fde);
+/* The same with the caller's scratch cursor (the step's is in its
+ * workspace, off the stack). */
+int uw_cfi_parse_fde_in(const struct uw_cfi_section *s, uw_u32 off,
+                        struct uw_fde *fde, struct uw_cursor *scratch);
 
 /* Register rules. Offsets are already multiplied by the data alignment.
  * Expressions are stored as an offset into the FDE's section and a length. */
@@ -80,9 +84,31 @@ struct uw_row {
 /* Most CFA instructions one FDE+CIE program may execute. */
 #define UW_MAX_CFA_OPS 4096
 
+/* The CFA program interpreter's state. Six rows make it big (about 900
+ * bytes), so it lives in the caller's workspace, never on the stack. */
+struct uw_cfa_machine {
+  const struct uw_cfi_section *s;
+  const struct uw_fde *fde;
+  struct uw_row row;     /* the row being computed; the result */
+  struct uw_row initial; /* after the CIE program, for DW_CFA_restore */
+  struct uw_row stack[UW_STATE_STACK];
+  struct uw_cursor c; /* over the program being run */
+  unsigned depth;
+  unsigned ops;
+  uw_u64 loc;
+  uw_u64 target;
+};
+
 /* Runs the CIE's and the FDE's programs up to pc (link-time) and leaves the
- * row in effect at pc. Returns 0, UW_EBADCFI or UW_ELIMIT. */
+ * row in effect at pc in m->row. Returns 0, UW_EBADCFI or UW_ELIMIT. */
+int uw_cfi_run_in(struct uw_cfa_machine *m, const struct uw_cfi_section *s,
+                  const struct uw_fde *fde, uw_u64 pc);
+
+#ifndef __KERNEL__
+/* uw_cfi_run_in() with the machine on the stack, copying the row out: for
+ * host tests and tools. */
 int uw_cfi_run(const struct uw_cfi_section *s, const struct uw_fde *fde,
                uw_u64 pc, struct uw_row *row);
+#endif
 
 #endif

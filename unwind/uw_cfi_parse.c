@@ -3,29 +3,28 @@
 #include "uw_cfi.h"
 
 /* Opens a cursor on the record at off: sets *body to its contents (after
- * the length field), reports whether lengths are 64-bit, and the record end. */
+ * the length field), reports whether lengths are 64-bit, and the record end.
+ * The parser works on one cursor at a time (the step's stack is small). */
 static int open_record(const struct uw_cfi_section *s, uw_u32 off,
                        struct uw_cursor *body, int *is64, uw_u32 *next) {
-  struct uw_cursor c;
   uw_u64 len;
   uw_u64 start;
   if (off >= s->len)
     return UW_EBADCFI;
-  uw_cursor_init(&c, s->data, s->len, s->vaddr);
-  c.p += off;
-  len = uw_get_u32(&c);
+  uw_cursor_init(body, s->data, s->len, s->vaddr);
+  body->p += off;
+  len = uw_get_u32(body);
   *is64 = 0;
   if (len == 0xffffffffu) {
-    len = uw_get_u64(&c);
+    len = uw_get_u64(body);
     *is64 = 1;
   }
-  if (c.err)
+  if (body->err)
     return UW_EBADCFI;
-  start = (uw_u64)(c.p - s->data);
+  start = (uw_u64)(body->p - s->data);
   if (len > (uw_u64)s->len - start)
     return UW_EBADCFI;
-  *body = c;
-  body->end = c.p + len;
+  body->end = body->p + len;
   *next = (uw_u32)(start + len);
   return 0;
 }
@@ -84,24 +83,22 @@ static int parse_z_augmentation(const struct uw_cfi_section *s,
                                 struct uw_cursor *c, const uw_u8 *aug,
                                 uw_u32 aug_len, struct uw_cie *cie) {
   uw_u64 data_len = uw_get_uleb(c);
-  const uw_u8 *data_end;
+  const uw_u8 *record_end = c->end;
   uw_u32 i;
   uw_u64 ignored;
   if (c->err || data_len > uw_left(c))
     return UW_EBADCFI;
-  data_end = c->p + data_len;
+  c->end = c->p + data_len; /* the letters' data, then back to the record */
   for (i = 1; i < aug_len; i++) {
-    struct uw_cursor d = *c;
-    d.end = data_end;
     switch (aug[i]) {
-    case 'L': cie->lsda_enc = uw_get_u8(&d); break;
-    case 'R': cie->fde_enc = uw_get_u8(&d); break;
+    case 'L': cie->lsda_enc = uw_get_u8(c); break;
+    case 'R': cie->fde_enc = uw_get_u8(c); break;
     case 'S': cie->signal_frame = 1; break;
     case 'B': break;
     case 'P': {
-      uw_u8 enc = uw_get_u8(&d);
+      uw_u8 enc = uw_get_u8(c);
       /* skip the personality pointer; its value is never used */
-      if (uw_get_encoded(&d, (uw_u8)(enc & 0x7f), s->addr_size, 0, &ignored))
+      if (uw_get_encoded(c, (uw_u8)(enc & 0x7f), s->addr_size, 0, &ignored))
         return UW_EBADCFI;
       break;
     }
@@ -109,95 +106,106 @@ static int parse_z_augmentation(const struct uw_cfi_section *s,
       i = aug_len; /* unknown letter: the rest cannot be interpreted */
       continue;
     }
-    if (d.err)
+    if (c->err)
       return UW_EBADCFI;
-    c->p = d.p;
   }
-  c->p = data_end;
+  c->p = c->end;
+  c->end = record_end;
   return 0;
 }
 
+/* Parses the CIE at off into *cie, using the caller's cursor c. */
 static int parse_cie(const struct uw_cfi_section *s, uw_u32 off,
-                     struct uw_cie *cie) {
-  struct uw_cursor c;
+                     struct uw_cursor *c, struct uw_cie *cie) {
   int is64;
   uw_u32 next, dummy, aug_len = 0;
   const uw_u8 *aug;
   uw_u8 version;
-  if (open_record(s, off, &c, &is64, &next) ||
-      read_id(s, &c, is64, &dummy) != 1)
+  if (open_record(s, off, c, &is64, &next) ||
+      read_id(s, c, is64, &dummy) != 1)
     return UW_EBADCFI;
-  version = uw_get_u8(&c);
+  version = uw_get_u8(c);
   if (version != 1 && version != 3 && version != 4)
     return UW_EBADCFI;
-  aug = c.p;
-  while (c.p < c.end && *c.p) {
-    c.p++;
+  aug = c->p;
+  while (c->p < c->end && *c->p) {
+    c->p++;
     aug_len++;
   }
-  uw_skip(&c, 1); /* the NUL */
+  uw_skip(c, 1); /* the NUL */
   cie->addr_size = s->addr_size;
   if (version == 4) {
-    uw_u8 asz = uw_get_u8(&c);
-    uw_u8 seg = uw_get_u8(&c);
+    uw_u8 asz = uw_get_u8(c);
+    uw_u8 seg = uw_get_u8(c);
     if ((asz != 4 && asz != 8) || seg != 0)
       return UW_EBADCFI;
     cie->addr_size = asz;
   }
-  cie->code_align = uw_get_uleb(&c);
-  cie->data_align = uw_get_sleb(&c);
-  cie->ra_reg = version == 1 ? uw_get_u8(&c) : (uw_u32)uw_get_uleb(&c);
+  cie->code_align = uw_get_uleb(c);
+  cie->data_align = uw_get_sleb(c);
+  cie->ra_reg = version == 1 ? uw_get_u8(c) : (uw_u32)uw_get_uleb(c);
   cie->fde_enc = 0; /* absptr */
   cie->lsda_enc = UW_PE_OMIT;
   cie->has_z = 0;
   cie->signal_frame = 0;
-  if (c.err)
+  if (c->err)
     return UW_EBADCFI;
   if (aug_len > 0 && aug[0] == 'z') {
     cie->has_z = 1;
-    if (parse_z_augmentation(s, &c, aug, aug_len, cie))
+    if (parse_z_augmentation(s, c, aug, aug_len, cie))
       return UW_EBADCFI;
   } else if (aug_len == 2 && aug[0] == 'e' && aug[1] == 'h') {
-    uw_skip(&c, cie->addr_size); /* old GCC "eh" data pointer */
+    uw_skip(c, cie->addr_size); /* old GCC "eh" data pointer */
   } else if (aug_len != 0) {
     return UW_EBADCFI;
   }
-  if (c.err || c.p > c.end)
+  if (c->err || c->p > c->end)
     return UW_EBADCFI;
-  cie->insns = c.p;
-  cie->insns_len = (uw_u32)(c.end - c.p);
+  cie->insns = c->p;
+  cie->insns_len = (uw_u32)(c->end - c->p);
   return 0;
 }
 
 int uw_cfi_parse_fde(const struct uw_cfi_section *s, uw_u32 off,
                      struct uw_fde *fde) {
   struct uw_cursor c;
+  return uw_cfi_parse_fde_in(s, off, fde, &c);
+}
+
+int uw_cfi_parse_fde_in(const struct uw_cfi_section *s, uw_u32 off,
+                        struct uw_fde *fde, struct uw_cursor *cursor) {
+  struct uw_cursor *c = cursor;
   int is64;
-  uw_u32 next, cie_off;
+  uw_u32 next, cie_off, fields;
   uw_u64 range;
-  if (open_record(s, off, &c, &is64, &next) ||
-      read_id(s, &c, is64, &cie_off) != 0)
+  if (open_record(s, off, c, &is64, &next) ||
+      read_id(s, c, is64, &cie_off) != 0)
     return UW_EBADCFI;
-  if (parse_cie(s, cie_off, &fde->cie))
+  /* The FDE's fields need its CIE's encodings: parse the CIE with the same
+   * cursor, then come back (the FDE record ends at next). */
+  fields = (uw_u32)(c->p - s->data);
+  if (parse_cie(s, cie_off, c, &fde->cie))
     return UW_EBADCFI;
+  c->p = s->data + fields;
+  c->end = s->data + next;
   if (s->is_eh) {
-    if (uw_get_encoded(&c, fde->cie.fde_enc, fde->cie.addr_size, 0,
+    if (uw_get_encoded(c, fde->cie.fde_enc, fde->cie.addr_size, 0,
                        &fde->pc_begin) ||
-        uw_get_encoded(&c, (uw_u8)(fde->cie.fde_enc & 0x0f),
+        uw_get_encoded(c, (uw_u8)(fde->cie.fde_enc & 0x0f),
                        fde->cie.addr_size, 0, &range))
       return UW_EBADCFI;
   } else {
-    fde->pc_begin = uw_get_addr(&c, fde->cie.addr_size);
-    range = uw_get_addr(&c, fde->cie.addr_size);
+    fde->pc_begin = uw_get_addr(c, fde->cie.addr_size);
+    range = uw_get_addr(c, fde->cie.addr_size);
   }
   if (fde->cie.has_z)
-    uw_skip(&c, uw_get_uleb(&c));
-  if (c.err)
+    uw_skip(c, uw_get_uleb(c));
+  if (c->err)
     return UW_EBADCFI;
   fde->pc_end = fde->pc_begin + range;
   if (fde->pc_end < fde->pc_begin)
     return UW_EBADCFI;
-  fde->insns = c.p;
-  fde->insns_len = (uw_u32)(c.end - c.p);
+  fde->insns = c->p;
+  fde->insns_len = (uw_u32)(c->end - c->p);
   return 0;
 }

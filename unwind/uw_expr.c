@@ -2,23 +2,17 @@
  * 64 bits and truncated to the target's address size on every push, as a
  * 32-bit machine would compute it. */
 #include "uw_expr.h"
+#include "uw_arch.h"
 #include "uw_read.h"
 
-struct expr_machine {
-  uw_u64 stack[UW_EXPR_STACK];
-  unsigned sp;
-  uw_u64 mask;
-  unsigned addr_size;
-};
-
-static int push(struct expr_machine *m, uw_u64 v) {
+static int push(struct uw_expr_machine *m, uw_u64 v) {
   if (m->sp >= UW_EXPR_STACK)
     return UW_ELIMIT;
   m->stack[m->sp++] = v & m->mask;
   return 0;
 }
 
-static int pop(struct expr_machine *m, uw_u64 *v) {
+static int pop(struct uw_expr_machine *m, uw_u64 *v) {
   if (m->sp == 0)
     return UW_EBADCFI;
   *v = m->stack[--m->sp];
@@ -26,7 +20,7 @@ static int pop(struct expr_machine *m, uw_u64 *v) {
 }
 
 /* Sign extension of a value of the address size. */
-static uw_s64 sval(const struct expr_machine *m, uw_u64 v) {
+static uw_s64 sval(const struct uw_expr_machine *m, uw_u64 v) {
   if (m->addr_size == 4)
     return (uw_s64)(uw_s32)(uw_u32)v;
   return (uw_s64)v;
@@ -39,23 +33,34 @@ static int read_reg(const struct uw_regs *regs, uw_u64 n, uw_u64 *v) {
   return 0;
 }
 
-static int deref(const struct expr_machine *m, const struct uw_memory *mem,
-                 uw_u64 addr, unsigned size, uw_u64 *v) {
-  uw_u8 buf[8];
-  unsigned i;
-  if (size == 0 || size > 8)
-    return UW_EBADCFI;
-  if (mem->read(mem->ctx, addr, buf, size))
+int uw_mem_read_le(const struct uw_memory *mem, uw_u64 addr, unsigned size,
+                   uw_u64 *v) {
+  uw_u64 word = 0; /* read in place: no byte buffer to assemble */
+  if (mem->read(mem->ctx, addr, &word, size))
     return UW_EREAD;
-  *v = 0;
-  for (i = 0; i < size; i++)
-    *v |= (uw_u64)buf[i] << (8 * i);
-  (void)m;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  *v = word;
+#else
+  {
+    const uw_u8 *b = (const uw_u8 *)&word;
+    unsigned i;
+    *v = 0;
+    for (i = 0; i < size; i++)
+      *v |= (uw_u64)b[i] << (8 * i);
+  }
+#endif
   return 0;
 }
 
+static int deref(const struct uw_expr_machine *m, uw_u64 addr, unsigned size,
+                 uw_u64 *v) {
+  if (size == 0 || size > 8)
+    return UW_EBADCFI;
+  return uw_mem_read_le(m->mem, addr, size, v);
+}
+
 /* Binary operators 0x1a..0x2e except the unary and control ones. */
-static int binary(struct expr_machine *m, uw_u8 op) {
+static int binary(struct uw_expr_machine *m, uw_u8 op) {
   uw_u64 a, b, r;
   int rc;
   if ((rc = pop(m, &b)) || (rc = pop(m, &a)))
@@ -90,8 +95,8 @@ static int binary(struct expr_machine *m, uw_u8 op) {
   return push(m, r);
 }
 
-static int step(struct expr_machine *m, struct uw_cursor *c, uw_u8 op,
-                const struct uw_regs *regs, const struct uw_memory *mem) {
+static int step(struct uw_expr_machine *m, struct uw_cursor *c, uw_u8 op) {
+  const struct uw_regs *regs = m->regs;
   uw_u64 a, b, v;
   int rc;
   if (op >= 0x30 && op <= 0x4f) /* lit0..lit31 */
@@ -107,14 +112,14 @@ static int step(struct expr_machine *m, struct uw_cursor *c, uw_u8 op,
   switch (op) {
   case 0x03: return push(m, uw_get_addr(c, m->addr_size)); /* addr */
   case 0x06: /* deref */
-    if ((rc = pop(m, &a)) || (rc = deref(m, mem, a, m->addr_size, &v)))
+    if ((rc = pop(m, &a)) || (rc = deref(m, a, m->addr_size, &v)))
       return rc;
     return push(m, v);
   case 0x94: { /* deref_size */
     uw_u8 size = uw_get_u8(c);
     if (size > m->addr_size)
       return UW_EBADCFI;
-    if ((rc = pop(m, &a)) || (rc = deref(m, mem, a, size, &v)))
+    if ((rc = pop(m, &a)) || (rc = deref(m, a, size, &v)))
       return rc;
     return push(m, v);
   }
@@ -184,45 +189,43 @@ static int step(struct expr_machine *m, struct uw_cursor *c, uw_u8 op,
   }
 }
 
-int uw_expr_eval(const uw_u8 *expr, uw_u32 len, const struct uw_regs *regs,
-                 const struct uw_memory *mem, int push_initial, uw_u64 initial,
-                 uw_u64 *result) {
-  struct expr_machine m;
-  struct uw_cursor c;
+int uw_expr_eval(struct uw_expr_machine *m, const uw_u8 *expr, uw_u32 len,
+                 const uw_u64 *initial, uw_u64 *result) {
+  struct uw_cursor *c = &m->c; /* in the workspace, off the stack */
   unsigned ops = 0;
   int rc;
-  m.sp = 0;
-  m.addr_size = uw_addr_size(regs->arch);
-  m.mask = m.addr_size == 4 ? 0xffffffffu : ~(uw_u64)0;
-  uw_cursor_init(&c, expr, len, 0);
-  if (push_initial && (rc = push(&m, initial)))
+  m->sp = 0;
+  m->addr_size = uw_arch_addr_size(m->regs->arch);
+  m->mask = m->addr_size == 4 ? 0xffffffffu : ~(uw_u64)0;
+  uw_cursor_init(c, expr, len, 0);
+  if (initial && (rc = push(m, *initial)))
     return rc;
-  while (c.p < c.end) {
-    uw_u8 op = uw_get_u8(&c);
+  while (c->p < c->end) {
+    uw_u8 op = uw_get_u8(c);
     if (++ops > UW_EXPR_MAX_OPS)
       return UW_ELIMIT;
     if (op == 0x2f || op == 0x28) { /* skip, bra */
-      uw_s16 delta = (uw_s16)uw_get_u16(&c);
+      uw_s16 delta = (uw_s16)uw_get_u16(c);
       uw_u64 cond = 1;
-      if (op == 0x28 && (rc = pop(&m, &cond)))
+      if (op == 0x28 && (rc = pop(m, &cond)))
         return rc;
-      if (c.err)
+      if (c->err)
         return UW_EBADCFI;
       if (cond) {
-        if (delta < 0 ? (uw_u64)(-(uw_s32)delta) > (uw_u64)(c.p - c.start)
-                      : (uw_u64)delta > (uw_u64)(c.end - c.p))
+        if (delta < 0 ? (uw_u64)(-(uw_s32)delta) > (uw_u64)(c->p - c->start)
+                      : (uw_u64)delta > (uw_u64)(c->end - c->p))
           return UW_EBADCFI;
-        c.p += delta;
+        c->p += delta;
       }
       continue;
     }
-    rc = step(&m, &c, op, regs, mem);
+    rc = step(m, c, op);
     if (rc)
       return rc;
-    if (c.err)
+    if (c->err)
       return UW_EBADCFI;
   }
-  if (c.err)
+  if (c->err)
     return UW_EBADCFI;
-  return pop(&m, result);
+  return pop(m, result);
 }

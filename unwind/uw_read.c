@@ -1,15 +1,6 @@
 /* Bounded readers; see uw_read.h. */
 #include "uw_read.h"
 
-void uw_cursor_init(struct uw_cursor *c, const uw_u8 *start, uw_u32 len,
-                    uw_u64 vaddr) {
-  c->start = start;
-  c->p = start;
-  c->end = start + len;
-  c->vaddr = vaddr;
-  c->err = start == 0 && len != 0;
-}
-
 /* Little-endian load of n bytes; n <= 8. */
 static uw_u64 get_le(struct uw_cursor *c, unsigned n) {
   uw_u64 v = 0;

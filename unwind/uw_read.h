@@ -24,8 +24,15 @@ struct uw_ptr_bases {
   uw_u64 funcrel; /* start of the current function */
 };
 
-void uw_cursor_init(struct uw_cursor *c, const uw_u8 *start, uw_u32 len,
-                    uw_u64 vaddr);
+/* Inline: a call would cost the step stack on i386. */
+static inline void uw_cursor_init(struct uw_cursor *c, const uw_u8 *start,
+                                  uw_u32 len, uw_u64 vaddr) {
+  c->start = start;
+  c->p = start;
+  c->end = start + len;
+  c->vaddr = vaddr;
+  c->err = start == 0 && len != 0;
+}
 uw_u8 uw_get_u8(struct uw_cursor *c);
 uw_u16 uw_get_u16(struct uw_cursor *c);
 uw_u32 uw_get_u32(struct uw_cursor *c);

@@ -11,6 +11,7 @@
  *    ucontext { flags 4, link 4, stack 12, mcontext } => sigcontext at
  *    sp + 12 + 128 + 20 = sp + 160. */
 #include "uw_arch.h"
+#include "uw_expr.h"
 
 /* mov $15,%rax; syscall  (__restore_rt, x86_64) */
 static const uw_u8 x86_64_rt[] = {0x48, 0xc7, 0xc0, 0x0f, 0x00,
@@ -36,48 +37,45 @@ static int matches(const uw_u8 *code, const uw_u8 *pattern, unsigned n) {
 }
 
 static int load_sigcontext(struct uw_regs *r, const struct uw_memory *mem,
-                           uw_u64 sc, const uw_u8 *slot, unsigned nregs,
-                           unsigned word) {
-  struct uw_regs out;
-  unsigned i, b;
-  out.arch = r->arch;
-  out.flags = UW_PC_EXACT; /* the interrupted pc, not a return address */
-  out.valid = 0;
+                           struct uw_regs *out, uw_u64 sc, const uw_u8 *slot,
+                           unsigned nregs, unsigned word) {
+  unsigned i;
+  out->arch = r->arch;
+  out->flags = UW_PC_EXACT; /* the interrupted pc, not a return address */
+  out->valid = 0;
   for (i = 0; i < UW_NREGS; i++)
-    out.val[i] = 0;
+    out->val[i] = 0;
   for (i = 0; i < nregs; i++) {
-    uw_u8 buf[8];
-    uw_u64 v = 0;
-    if (mem->read(mem->ctx, sc + (uw_u64)slot[i] * word, buf, word))
+    uw_u64 v;
+    if (uw_mem_read_le(mem, sc + (uw_u64)slot[i] * word, word, &v))
       return UW_EREAD;
-    for (b = 0; b < word; b++)
-      v |= (uw_u64)buf[b] << (8 * b);
-    out.val[i] = v;
-    out.valid |= 1u << i;
+    out->val[i] = v;
+    out->valid |= 1u << i;
   }
-  *r = out;
+  *r = *out;
   return UW_OK;
 }
 
-int uw_sigtramp_step(struct uw_regs *r, const struct uw_memory *mem) {
+int uw_sigtramp_step(struct uw_regs *r, const struct uw_memory *mem,
+                     struct uw_regs *out) {
   uw_u8 code[9];
-  unsigned pc = uw_pc_reg(r->arch), sp = uw_sp_reg(r->arch);
+  unsigned pc = uw_arch_pc(r->arch), sp = uw_arch_sp(r->arch);
   if (!uw_reg_valid(r, pc) || !uw_reg_valid(r, sp))
     return UW_EUNDEF;
   if (r->arch == UW_ARCH_X86_64) {
     if (mem->read(mem->ctx, r->val[pc], code, sizeof x86_64_rt) ||
         !matches(code, x86_64_rt, sizeof x86_64_rt))
       return UW_ENOCFI;
-    return load_sigcontext(r, mem, r->val[sp] + 40, x86_64_slot, 17, 8);
+    return load_sigcontext(r, mem, out, r->val[sp] + 40, x86_64_slot, 17, 8);
   }
   if (mem->read(mem->ctx, r->val[pc], code, sizeof i386_rt_sigreturn))
     return UW_ENOCFI;
   if (matches(code, i386_rt_sigreturn, sizeof i386_rt_sigreturn))
-    return load_sigcontext(r, mem, (r->val[sp] + 160) & 0xffffffffu,
+    return load_sigcontext(r, mem, out, (r->val[sp] + 160) & 0xffffffffu,
                            i386_slot, 9, 4);
   if (mem->read(mem->ctx, r->val[pc], code, sizeof i386_sigreturn) == 0 &&
       matches(code, i386_sigreturn, sizeof i386_sigreturn))
-    return load_sigcontext(r, mem, (r->val[sp] + 4) & 0xffffffffu, i386_slot,
-                           9, 4);
+    return load_sigcontext(r, mem, out, (r->val[sp] + 4) & 0xffffffffu,
+                           i386_slot, 9, 4);
   return UW_ENOCFI;
 }

@@ -1,173 +1,192 @@
 /* One unwind step: find the FDE for pc, run its CFA program, apply the
  * row's rules to compute the caller's registers. A rule that needs an
  * unknown register or unreadable memory makes that caller register unknown;
- * if that register is the CFA or the return address the walk stops. */
+ * if that register is the CFA or the return address the walk stops.
+ * Everything bigger than a few words lives in the workspace (uw_ws.h): the
+ * functions here pass ws around instead of keeping state on the stack. */
 #include "uw_arch.h"
-#include "uw_expr.h"
 #include "uw_table.h"
+#include "uw_ws.h"
 
-struct step_ctx {
-  const struct uw_regs *in;
-  const struct uw_memory *mem;
-  const struct uw_cfi_section *s;
-  unsigned addr_size;
-  uw_u64 mask;
-  uw_u64 cfa;
-};
-
-static int read_word(const struct step_ctx *x, uw_u64 addr, uw_u64 *v) {
-  uw_u8 buf[8];
-  unsigned i;
-  if (x->mem->read(x->mem->ctx, addr & x->mask, buf, x->addr_size))
-    return UW_EREAD;
-  *v = 0;
-  for (i = 0; i < x->addr_size; i++)
-    *v |= (uw_u64)buf[i] << (8 * i);
-  return 0;
+static int read_word(const struct uw_ws *ws, uw_u64 addr, uw_u64 *v) {
+  return uw_mem_read_le(ws->expr.mem, addr & ws->mask, ws->expr.addr_size, v);
 }
 
-static int eval(const struct step_ctx *x, const struct uw_rule *rule,
-                int push_cfa, uw_u64 *v) {
-  if ((uw_u64)(uw_u32)rule->value + rule->len > x->s->len)
+static int eval(struct uw_ws *ws, const struct uw_rule *rule, int push_cfa,
+                uw_u64 *v) {
+  if ((uw_u64)(uw_u32)rule->value + rule->len > ws->s.len)
     return UW_EBADCFI;
-  return uw_expr_eval(x->s->data + rule->value, rule->len, x->in, x->mem,
-                      push_cfa, x->cfa, v);
+  return uw_expr_eval(&ws->expr, ws->s.data + rule->value, rule->len,
+                      push_cfa ? &ws->cfa : 0, v);
 }
 
-static int compute_cfa(struct step_ctx *x, const struct uw_row *row) {
+static int compute_cfa(struct uw_ws *ws) {
+  const struct uw_rule *cfa = &ws->prog.row.cfa;
+  const struct uw_regs *in = ws->expr.regs;
   uw_u64 v;
   int rc;
-  if (row->cfa.kind == UW_CFA_EXPR) {
-    if ((rc = eval(x, &row->cfa, 0, &v)))
+  if (cfa->kind == UW_CFA_EXPR) {
+    if ((rc = eval(ws, cfa, 0, &v)))
       return rc;
   } else {
-    if (!uw_reg_valid(x->in, row->cfa.reg))
+    if (!uw_reg_valid(in, cfa->reg))
       return UW_EUNDEF;
-    v = x->in->val[row->cfa.reg] + (uw_u64)(uw_s64)row->cfa.value;
+    v = in->val[cfa->reg] + (uw_u64)(uw_s64)cfa->value;
   }
-  x->cfa = v & x->mask;
+  ws->cfa = v & ws->mask;
   return 0;
 }
 
-/* The caller's value of register n under rule. Returns 0 with *v, 1 when
- * the value is unknown (undefined rule or clobbered), or a negative error
- * (which also means unknown, but tells why). */
-static int apply_rule(const struct step_ctx *x, unsigned n,
-                      const struct uw_rule *rule, uw_u64 *v) {
-  uw_u64 addr;
+/* Whether the caller's register n is computed (the pc is the return
+ * address column's value instead). */
+static int wanted(const struct uw_ws *ws, unsigned n) {
+  uw_u8 arch = ws->expr.regs->arch;
+  return n == ws->fde.cie.ra_reg ||
+         ((uw_all_regs(arch) >> n & 1u) && n != uw_arch_pc(arch));
+}
+
+/* Sets up the rules' context and evaluates the CFA and every expression
+ * rule, keeping the results in ws. Expressions are evaluated here, called
+ * from the step itself, so that the evaluator's frame never sits on top of
+ * the rule loop's (apply_rules). Returns 0 or the CFA's error. */
+static UW_NOINLINE int eval_cfa_and_expressions(struct uw_ws *ws,
+                                                const struct uw_regs *r,
+                                                const struct uw_memory *mem) {
+  unsigned n;
+  int rc;
+  ws->expr.regs = r;
+  ws->expr.mem = mem;
+  ws->expr.addr_size = uw_arch_addr_size(r->arch);
+  ws->mask = ws->expr.addr_size == 4 ? 0xffffffffu : ~(uw_u64)0;
+  ws->cfa = 0;
+  if ((rc = compute_cfa(ws)))
+    return rc;
+  if (ws->prog.row.reg[ws->fde.cie.ra_reg].kind == UW_RULE_UNDEF)
+    return UW_END; /* the ABI's way of marking the outermost frame */
+  for (n = 0; n < UW_NREGS; n++) {
+    const struct uw_rule *rule = &ws->prog.row.reg[n];
+    if ((rule->kind == UW_RULE_EXPR || rule->kind == UW_RULE_VAL_EXPR) &&
+        wanted(ws, n))
+      ws->expr_rc[n] = (uw_s8)eval(ws, rule, 1, &ws->expr_val[n]);
+  }
+  return 0;
+}
+
+/* The caller's value of register n under its rule. Returns 0 with *v, 1
+ * when the value is unknown (undefined rule or clobbered), or a negative
+ * error (which also means unknown, but tells why). */
+static UW_ALWAYS_INLINE int apply_rule(struct uw_ws *ws, unsigned n,
+                                       uw_u64 *v) {
+  const struct uw_rule *rule = &ws->prog.row.reg[n];
+  const struct uw_regs *in = ws->expr.regs;
   int rc;
   switch (rule->kind) {
   case UW_RULE_DEFAULT:
-    if (n == uw_sp_reg(x->in->arch)) {
-      *v = x->cfa; /* on x86 the caller's stack pointer is the CFA */
+    if (n == uw_arch_sp(in->arch)) {
+      *v = ws->cfa; /* on x86 the caller's stack pointer is the CFA */
       return 0;
     }
-    if (!(uw_callee_saved(x->in->arch) >> n & 1u))
+    if (!(uw_callee_saved(in->arch) >> n & 1u))
       return 1;
-    if (!uw_reg_valid(x->in, n)) /* preserved registers keep their value */
+    if (!uw_reg_valid(in, n)) /* preserved registers keep their value */
       return 1;
-    *v = x->in->val[n];
+    *v = in->val[n];
     return 0;
   case UW_RULE_SAME:
-    if (!uw_reg_valid(x->in, n))
+    if (!uw_reg_valid(in, n))
       return 1;
-    *v = x->in->val[n];
+    *v = in->val[n];
     return 0;
   case UW_RULE_UNDEF:
     return 1;
   case UW_RULE_OFFSET:
-    return read_word(x, x->cfa + (uw_u64)(uw_s64)rule->value, v);
+    return read_word(ws, ws->cfa + (uw_u64)(uw_s64)rule->value, v);
   case UW_RULE_VAL_OFFSET:
-    *v = x->cfa + (uw_u64)(uw_s64)rule->value;
+    *v = ws->cfa + (uw_u64)(uw_s64)rule->value;
     return 0;
   case UW_RULE_REGISTER:
-    if (!uw_reg_valid(x->in, rule->reg))
+    if (!uw_reg_valid(in, rule->reg))
       return UW_EUNDEF;
-    *v = x->in->val[rule->reg];
+    *v = in->val[rule->reg];
     return 0;
-  case UW_RULE_EXPR:
-    if ((rc = eval(x, rule, 1, &addr)))
+  case UW_RULE_EXPR: /* evaluated by eval_cfa_and_expressions */
+    if ((rc = ws->expr_rc[n]))
       return rc;
-    return read_word(x, addr, v);
+    return read_word(ws, ws->expr_val[n], v);
   case UW_RULE_VAL_EXPR:
-    return eval(x, rule, 1, v);
+    *v = ws->expr_val[n];
+    return ws->expr_rc[n];
   default:
     return UW_EBADCFI;
   }
 }
 
-static int step_with_cfi(const struct uw_cfi_section *s,
-                         const struct uw_fde *fde, uw_u64 rel_pc,
-                         struct uw_regs *r, const struct uw_memory *mem) {
-  struct uw_row row;
-  struct uw_regs out;
-  struct step_ctx x;
-  unsigned n, ra = fde->cie.ra_reg, pc = uw_pc_reg(r->arch);
+/* Applies the rules in ws->prog.row to r, building the caller in ws->out;
+ * copies it to r only on success. */
+static UW_NOINLINE int apply_rules(struct uw_ws *ws, struct uw_regs *r) {
+  struct uw_regs *out = &ws->out;
+  unsigned n, ra = ws->fde.cie.ra_reg, pc = uw_arch_pc(r->arch);
   uw_u64 v;
   int rc;
-  if ((rc = uw_cfi_run(s, fde, rel_pc, &row)))
-    return rc;
-  x.in = r;
-  x.mem = mem;
-  x.s = s;
-  x.addr_size = uw_addr_size(r->arch);
-  x.mask = x.addr_size == 4 ? 0xffffffffu : ~(uw_u64)0;
-  x.cfa = 0;
-  if ((rc = compute_cfa(&x, &row)))
-    return rc;
-  if (row.reg[ra].kind == UW_RULE_UNDEF)
-    return UW_END; /* the ABI's way of marking the outermost frame */
-  out.arch = r->arch;
-  out.flags = fde->cie.signal_frame ? UW_PC_EXACT : 0;
-  out.valid = 0;
+  out->arch = r->arch;
+  out->flags = ws->fde.cie.signal_frame ? UW_PC_EXACT : 0;
+  out->valid = 0;
   for (n = 0; n < UW_NREGS; n++) {
-    out.val[n] = 0;
+    out->val[n] = 0;
     if (!(uw_all_regs(r->arch) >> n & 1u) || n == pc)
       continue;
-    rc = apply_rule(&x, n, &row.reg[n], &v);
-    if (rc == 0) {
-      out.val[n] = v & x.mask;
-      out.valid |= 1u << n;
+    if (apply_rule(ws, n, &v) == 0) {
+      out->val[n] = v & ws->mask;
+      out->valid |= 1u << n;
     }
   }
   /* the return address column becomes the caller's pc */
-  rc = apply_rule(&x, ra, &row.reg[ra], &v);
+  rc = apply_rule(ws, ra, &v);
   if (rc)
     return rc < 0 ? rc : UW_EUNDEF;
-  out.val[pc] = v & x.mask;
-  out.valid |= 1u << pc;
-  if (out.val[pc] == 0)
+  out->val[pc] = v & ws->mask;
+  out->valid |= 1u << pc;
+  if (out->val[pc] == 0)
     return UW_END; /* a zero return address also ends the chain */
-  if (out.val[pc] == r->val[pc] &&
-      out.val[uw_sp_reg(r->arch)] == r->val[uw_sp_reg(r->arch)])
+  if (out->val[pc] == r->val[pc] &&
+      out->val[uw_arch_sp(r->arch)] == r->val[uw_arch_sp(r->arch)])
     return UW_ENOPROGRESS;
-  *r = out;
+  *r = *out;
   return UW_OK;
 }
 
-int uw_step(const struct uw_object *obj, struct uw_regs *r,
-            const struct uw_memory *mem) {
-  struct uw_cfi_section s;
-  struct uw_fde fde;
+void uw_workspace_init(struct uw_workspace *w) {
+  (void)uw_ws_of(w); /* nothing is remembered across steps yet */
+}
+
+int uw_step_ws(const struct uw_object *obj, struct uw_regs *r,
+               const struct uw_memory *mem, struct uw_workspace *w) {
+  struct uw_ws *ws = uw_ws_of(w);
   uw_u64 pc, lookup;
   int rc = UW_ENOCFI;
   if (r->arch != UW_ARCH_X86_64 && r->arch != UW_ARCH_I386)
     return UW_EBADCFI;
-  if (!uw_reg_valid(r, uw_pc_reg(r->arch)))
+  if (!uw_reg_valid(r, uw_arch_pc(r->arch)))
     return UW_EUNDEF;
-  pc = uw_pc(r);
+  pc = r->val[uw_arch_pc(r->arch)];
   /* A return address points after the call, possibly past the end of the
    * caller's function (a noreturn call): look up the call instruction. */
   lookup = (r->flags & UW_PC_EXACT) ? pc : pc - 1;
   if (obj && obj->table) {
     if (obj->table->arch != r->arch)
       return UW_EBADTABLE;
-    rc = uw_table_find_fde(obj->table, lookup - obj->bias, &s, &fde);
-    if (rc == 0)
-      return step_with_cfi(&s, &fde, lookup - obj->bias, r, mem);
+    lookup -= obj->bias;
+    rc = uw_table_find_fde(obj->table, lookup, &ws->s, &ws->fde, &ws->parse);
+    if (rc == 0) {
+      /* the rules in effect at lookup, then the caller's registers */
+      if ((rc = uw_cfi_run_in(&ws->prog, &ws->s, &ws->fde, lookup)) ||
+          (rc = eval_cfa_and_expressions(ws, r, mem)))
+        return rc;
+      return apply_rules(ws, r);
+    }
   }
   if (rc == UW_ENOCFI) {
-    int sig = uw_sigtramp_step(r, mem);
+    int sig = uw_sigtramp_step(r, mem, &ws->out);
     if (sig != UW_ENOCFI)
       return sig;
   }

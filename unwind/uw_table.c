@@ -1,5 +1,6 @@
 /* Opening, validating and searching unwind tables. All searches are binary
  * searches over sorted arrays of fixed-size entries. */
+#include "uw_arch.h"
 #include "uw_table.h"
 
 /* [off, off + count * size) lies within len (no overflow: 64-bit math). */
@@ -76,14 +77,15 @@ static long last_at_or_below(const uw_u8 *arr, uw_u32 count, uw_u32 size,
 void uw_table_section(const struct uw_table *t, int debug_frame,
                       struct uw_cfi_section *s) {
   s->is_eh = !debug_frame;
-  s->addr_size = (uw_u8)uw_addr_size(t->arch);
+  s->addr_size = (uw_u8)uw_arch_addr_size(t->arch);
   s->data = debug_frame ? t->debug_frame : t->eh_frame;
   s->len = debug_frame ? t->debug_frame_len : t->eh_frame_len;
   s->vaddr = debug_frame ? 0 : t->eh_frame_vaddr;
 }
 
 int uw_table_find_fde(const struct uw_table *t, uw_u64 addr,
-                      struct uw_cfi_section *s, struct uw_fde *fde) {
+                      struct uw_cfi_section *s, struct uw_fde *fde,
+                      struct uw_cursor *scratch) {
   long i;
   uw_u32 ref;
   if (addr < t->addr_base || addr - t->addr_base > 0xffffffffu)
@@ -94,7 +96,7 @@ int uw_table_find_fde(const struct uw_table *t, uw_u64 addr,
     return UW_ENOCFI;
   ref = uw_le32(t->fde_index + (uw_u64)i * UW_FDE_ENTRY_SIZE + 4);
   uw_table_section(t, (ref & UW_FDE_REF_DEBUG_FRAME) != 0, s);
-  if (uw_cfi_parse_fde(s, ref & ~UW_FDE_REF_DEBUG_FRAME, fde))
+  if (uw_cfi_parse_fde_in(s, ref & ~UW_FDE_REF_DEBUG_FRAME, fde, scratch))
     return UW_EBADCFI;
   if (addr < fde->pc_begin || addr >= fde->pc_end)
     return UW_ENOCFI;

@@ -29,6 +29,15 @@ typedef int32_t uw_s32;
 typedef int64_t uw_s64;
 #endif
 
+/* Keeps a function out of its caller, so that the caller's frame (live
+ * during the whole step) does not grow by the callee's locals: the step's
+ * stack use is the deepest chain of frames, not their sum inlined. */
+/* (Spelled with underscores: the kernel defines `noinline` as a macro.) */
+#define UW_NOINLINE __attribute__((__noinline__))
+/* The opposite, for a helper called from a loop whose frame would
+ * otherwise stack on top of its caller's. */
+#define UW_ALWAYS_INLINE inline __attribute__((__always_inline__))
+
 /* 64-bit division: 32-bit kernels have no '/' on 64-bit operands (no
  * libgcc), only the math64.h helpers. */
 #ifdef __KERNEL__

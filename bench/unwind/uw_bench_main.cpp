@@ -113,10 +113,12 @@ WalkCost time_walks(const ustack::AddressSpace &space, const uw_memory &mem,
     for (unsigned i = 0; i < 17; ++i)
       r.val[i] = captured[i];
     unsigned n = 1;
+    uw_workspace ws; // the kernel's path: one workspace per walk
+    uw_workspace_init(&ws);
     for (;;) {
       const ustack::MappedObject *obj = space.find(uw_pc(&r) - 1);
       uw_object o{obj && obj->has_table ? &obj->table : nullptr, obj ? obj->bias : 0};
-      if ((stop = uw_step(&o, &r, &mem)) != UW_OK)
+      if ((stop = uw_step_ws(&o, &r, &mem, &ws)) != UW_OK)
         break;
       ++n;
     }

@@ -184,7 +184,8 @@ Result crosscheck(const std::string &path) {
     uint64_t start = t.addr_base + uw_le32(t.fde_index + i * UW_FDE_ENTRY_SIZE);
     uw_cfi_section s;
     uw_fde fde;
-    if (uw_table_find_fde(&t, start, &s, &fde) != 0) {
+    uw_cursor scratch;
+    if (uw_table_find_fde(&t, start, &s, &fde, &scratch) != 0) {
       ++res.mismatches;
       continue;
     }

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace {
 
 constexpr uint64_t kEhVaddr = 0x1000;
@@ -32,10 +34,28 @@ struct Fixture {
     blob = make_table(cfi, arch, kEhVaddr);
     ASSERT_EQ(uw_table_open(&table, blob.data(), uint32_t(blob.size())), 0);
   }
+  // A workspace as the kernel keeps it: reused, never cleared by hand
+  // (filled with junk first, as per-CPU memory left by an earlier walk).
+  uw_workspace ws;
+  Fixture() {
+    std::memset(&ws, 0xa5, sizeof ws);
+    uw_workspace_init(&ws);
+  }
+  // Every step runs through both entry points, which must agree exactly:
+  // uw_step_ws with the reused workspace and uw_step (fresh stack one).
   int step(uw_regs &r, uint64_t bias = 0) {
     uw_object obj{&table, bias};
     uw_memory m = stack.mem();
-    return uw_step(&obj, &r, &m);
+    uw_regs plain = r;
+    int plain_rc = uw_step(&obj, &plain, &m);
+    int rc = uw_step_ws(&obj, &r, &m, &ws);
+    EXPECT_EQ(rc, plain_rc) << "uw_step_ws and uw_step disagree";
+    EXPECT_EQ(std::memcmp(r.val, plain.val, sizeof r.val), 0)
+        << "uw_step_ws and uw_step computed different registers";
+    EXPECT_EQ(r.valid, plain.valid);
+    EXPECT_EQ(r.arch, plain.arch);
+    EXPECT_EQ(r.flags, plain.flags);
+    return rc;
   }
 };
 

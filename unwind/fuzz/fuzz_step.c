@@ -10,6 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static uint8_t table_buf[1 << 16];
+  static struct uw_workspace ws; /* dirty from the previous input */
   struct fuzz_input in = {data, size};
   uint8_t mode = (uint8_t)take_u64(&in, 1);
   uint8_t arch = (mode & 1) ? UW_ARCH_I386 : UW_ARCH_X86_64;
@@ -40,7 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                          0x10000, arch);
   obj.table = (tlen && uw_table_open(&t, table_buf, tlen) == 0) ? &t : 0;
   obj.bias = 0;
-  while (frames++ < MAX_FRAMES && uw_step(&obj, &r, &mem) == UW_OK)
+  uw_workspace_init(&ws);
+  while (frames++ < MAX_FRAMES && uw_step_ws(&obj, &r, &mem, &ws) == UW_OK)
     ;
   return 0;
 }

@@ -10,6 +10,9 @@ Walk walk_stack(uw_regs regs, const AddressSpace &space,
                 const ProcessMemory &mem, unsigned max_frames) {
   Walk w;
   uw_memory m = mem.as_uw_memory();
+  // The kernel's way: one workspace for the walk (per CPU there).
+  uw_workspace ws;
+  uw_workspace_init(&ws);
   while (w.frames.size() < max_frames) {
     uint64_t pc = uw_pc(&regs);
     w.frames.push_back({pc, (regs.flags & UW_PC_EXACT) != 0});
@@ -19,7 +22,7 @@ Walk walk_stack(uw_regs regs, const AddressSpace &space,
         space.find((regs.flags & UW_PC_EXACT) ? pc : pc - 1);
     uw_object o{obj && obj->has_table ? &obj->table : nullptr,
                 obj ? obj->bias : 0};
-    w.stop = uw_step(&o, &regs, &m);
+    w.stop = uw_step_ws(&o, &regs, &m, &ws);
     if (w.stop != UW_OK)
       return w;
   }
