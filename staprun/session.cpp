@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
+#include <wordexp.h>
 
 namespace staprun {
 namespace {
@@ -45,10 +46,15 @@ bool is_simple_command(const std::string &cmd) {
 }
 
 // The -c command: forked before the session starts, held on a pipe until
-// the probes are armed, then run by the shell. A simple command is exec'd
-// so that it keeps the pid the script's target() reports; a list such as
-// `a; b` runs in the shell, whose pid target() then is (as in SystemTap,
-// which falls back to `sh -c` for such commands).
+// the probes are armed, then run. As in SystemTap, a command of plain
+// words (expanded as the shell would, by wordexp(): quotes, variables,
+// globs, `~`; no command substitution) is exec'd directly, so that the
+// target's pid runs nothing but the program: not even a shell's start-up
+// system calls (dash calls getppid(), for one), which a script probing
+// `pid() == target()` would otherwise see first. Anything else (`a; b`,
+// redirections, `$(...)`) runs in `sh -c`, with a simple command exec'd
+// by the shell so that it keeps the pid; a list's target() is the
+// shell's.
 struct Target {
   pid_t pid = 0;
   int go_fd = -1;
@@ -57,20 +63,39 @@ struct Target {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
       return false;
+    // Expanded before the fork: the child only execs.
+    wordexp_t words{};
+    bool direct = is_simple_command(cmd) &&
+                  wordexp(cmd.c_str(), &words, WRDE_NOCMD | WRDE_UNDEF) == 0;
+    if (direct && words.we_wordc == 0) {
+      wordfree(&words);
+      direct = false;
+    }
     pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+      if (direct)
+        wordfree(&words);
       return false;
+    }
     if (pid == 0) {
       close(fds[1]);
       sigprocmask(SIG_SETMASK, &orig_mask, nullptr);
       char go = 0;
       if (read(fds[0], &go, 1) != 1 || go != 'g')
         _exit(127); // the session never started
+      if (direct) {
+        execvp(words.we_wordv[0], words.we_wordv);
+        std::fprintf(stderr, "staprun: cannot run %s: %s\n", words.we_wordv[0],
+                     std::strerror(errno));
+        _exit(errno == ENOENT ? 127 : 126);
+      }
       std::string line = is_simple_command(cmd) ? "exec " + cmd : cmd;
       execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char *>(nullptr));
       std::fprintf(stderr, "staprun: cannot run /bin/sh: %s\n", std::strerror(errno));
       _exit(127);
     }
+    if (direct)
+      wordfree(&words);
     close(fds[0]);
     go_fd = fds[1];
     return true;
