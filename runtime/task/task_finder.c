@@ -25,6 +25,7 @@
 #include <linux/ipc.h>
 #include <linux/shm.h>
 #include <linux/compat.h>
+#include <linux/zlib.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
@@ -203,17 +204,55 @@ static void stp_tf_match_tracepoint(struct tracepoint *tp, void *priv)
 
 /* ---- session start and stop ---- */
 
+/* Inflates u's zlib blob into u->raw (u->raw_len bytes exactly); `ws` is a
+ * zlib_inflate_workspacesize() workspace. False if it is not exactly that. */
+static bool stp_uobject_inflate(struct stp_uobject *u, void *ws)
+{
+	struct z_stream_s z = { .workspace = ws };
+	int rc;
+
+	u->raw = kvmalloc(u->raw_len, GFP_KERNEL);
+	if (!u->raw || zlib_inflateInit2(&z, MAX_WBITS) != Z_OK)
+		return false;
+	z.next_in = u->blob;
+	z.avail_in = u->blob_len;
+	z.next_out = u->raw;
+	z.avail_out = u->raw_len;
+	rc = zlib_inflate(&z, Z_FINISH);
+	zlib_inflateEnd(&z);
+	return rc == Z_STREAM_END && z.total_out == u->raw_len;
+}
+
 static void stp_uobjects_open(void)
 {
+	void *ws = NULL;
 	unsigned i;
+
 	for (i = 0; i < stp_module.n_uobjects; i++) {
 		struct stp_uobject *u = &stp_module.uobjects[i];
-		int rc = u->blob ? uw_table_open(&u->table, u->blob, u->blob_len) : UW_EBADTABLE;
+		const void *table = u->blob;
+		unsigned len = u->blob_len;
+		int rc;
+
+		if (u->raw_len) {
+			if (!ws)
+				ws = kvmalloc(zlib_inflate_workspacesize(), GFP_KERNEL);
+			if (!ws || !stp_uobject_inflate(u, ws)) {
+				stp_ctl_send("warning the unwind table of %s cannot be inflated",
+					     u->path);
+				u->table_ok = false;
+				continue;
+			}
+			table = u->raw;
+			len = u->raw_len;
+		}
+		rc = table ? uw_table_open(&u->table, table, len) : UW_EBADTABLE;
 		u->table_ok = rc == 0;
 		if (rc)
 			stp_ctl_send("warning the unwind table of %s is invalid: %s", u->path,
 				     uw_strerror(rc));
 	}
+	kvfree(ws);
 }
 
 /* Scans every process that exists now (the session start's context: paths

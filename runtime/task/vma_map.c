@@ -203,6 +203,20 @@ static const struct uw_table *stp_uobject_table(const char *path)
 	return NULL;
 }
 
+/* The inflated tables, with the VMA map (stp_vma_free_all): no reader is
+ * left. */
+static void stp_uobjects_free(void)
+{
+	unsigned i;
+
+	for (i = 0; i < stp_module.n_uobjects; i++) {
+		struct stp_uobject *u = &stp_module.uobjects[i];
+		u->table_ok = false;
+		kvfree(u->raw);
+		u->raw = NULL;
+	}
+}
+
 /* The object of a mapped file; d_path() is relative to current's root. */
 static const struct stp_vma_obj *stp_vma_intern(struct file *file, char *buf)
 {
@@ -408,4 +422,5 @@ static void stp_vma_free_all(void)
 	/* snapshots still queued with kvfree_rcu() are freed by the kernel,
 	 * which calls no code of this module for them */
 	stp_vdso_free();
+	stp_uobjects_free();
 }

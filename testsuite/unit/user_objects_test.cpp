@@ -18,6 +18,7 @@ extern "C" {
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <zlib.h>
 
 using namespace stap;
 namespace fs = std::filesystem;
@@ -336,4 +337,19 @@ TEST(UserTables, SystemLibraryTableOpensAndNamesItsFunctions) {
   EXPECT_GT(t->stats.fdes, 1000u);
   EXPECT_GT(t->stats.symbols, 1000u);
   EXPECT_EQ(t->hash.size(), 32u);
+}
+
+TEST(UserTables, ModuleCarriesTheTableZlibCompressed) {
+  // The runtime inflates `packed` (zlib format, runtime/task/task_finder.c)
+  // and must get the very table back.
+  std::string libc = real("/lib/x86_64-linux-gnu/libc.so.6");
+  std::string err;
+  auto t = build_user_table({libc, libc, "-d", true}, Sysroot(), err);
+  ASSERT_TRUE(t) << err;
+  EXPECT_LT(t->packed.size(), t->blob.size() / 2);
+  std::vector<uint8_t> back(t->blob.size());
+  uLongf len = back.size();
+  ASSERT_EQ(uncompress(back.data(), &len, t->packed.data(), t->packed.size()), Z_OK);
+  EXPECT_EQ(len, t->blob.size());
+  EXPECT_TRUE(back == t->blob);
 }

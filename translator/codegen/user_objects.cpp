@@ -12,10 +12,11 @@ void emit_user_objects(ModuleWriter &w, const std::vector<EmbeddedTable> &tables
   std::vector<std::string> inits;
   for (size_t i = 0; i < tables.size(); ++i) {
     const EmbeddedTable &t = tables[i];
-    out.line("extern const unsigned char " + blob_symbol(i) + "[]; /* " +
-             std::to_string(t.bytes) + " bytes, hash " + t.hash + " */");
+    out.line("extern const unsigned char " + blob_symbol(i) + "[]; /* zlib, table hash " +
+             t.hash + " */");
     inits.push_back(".path = " + c_string_literal(t.target_path) + ", .blob = " +
-                    blob_symbol(i) + ", .blob_len = " + std::to_string(t.bytes));
+                    blob_symbol(i) + ", .blob_len = " + std::to_string(t.bytes) +
+                    ", .raw_len = " + std::to_string(t.raw_bytes));
   }
   // Writable: the runtime opens each table into it at session start.
   w.emit_struct_array("struct stp_uobject", "stp_uobjects", inits);

@@ -14,7 +14,8 @@ namespace stap::codegen {
 
 struct EmbeddedTable {
   std::string target_path; // as the VMA tracker will see it: "/usr/bin/ls"
-  size_t bytes = 0;
+  size_t bytes = 0;        // the blob in the module (zlib data)
+  size_t raw_bytes = 0;    // the table it inflates to
   std::string hash;        // of the table, so the C (and the cache key) changes with it
 };
 

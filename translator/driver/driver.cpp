@@ -115,9 +115,12 @@ bool Driver::build_user_tables() {
       continue;
     }
     if (opts_.verbose)
-      std::fprintf(stderr, "Pass 3: unwind data for %s: %zu bytes (%zu FDEs, %zu symbols%s%s)\n",
-                   t->target_path.c_str(), t->stats.table_bytes, t->stats.fdes, t->stats.symbols,
-                   t->debug_file.empty() ? "" : ", symbols of ", t->debug_file.c_str());
+      std::fprintf(stderr,
+                   "Pass 3: unwind data for %s: %zu bytes, %zu compressed (%zu FDEs, %zu "
+                   "symbols%s%s)\n",
+                   t->target_path.c_str(), t->stats.table_bytes, t->packed.size(), t->stats.fdes,
+                   t->stats.symbols, t->debug_file.empty() ? "" : ", symbols of ",
+                   t->debug_file.c_str());
     user_tables_.push_back(std::move(*t));
   }
   return diag_.errors() == 0;
@@ -194,7 +197,7 @@ bool Driver::pass3_translate() {
     return false;
   std::vector<codegen::EmbeddedTable> embedded;
   for (const UserTable &t : user_tables_)
-    embedded.push_back({t.target_path, t.blob.size(), t.hash});
+    embedded.push_back({t.target_path, t.packed.size(), t.blob.size(), t.hash});
   c_source_ = codegen::translate_program(program_, diag_, embedded);
   if (diag_.errors())
     return false;

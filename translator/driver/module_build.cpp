@@ -46,7 +46,7 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
   job.defines = opts_.defines;
   job.verbose = opts_.verbose >= 3;
   for (size_t i = 0; i < tables_.size(); ++i)
-    job.blobs.push_back({codegen::blob_symbol(i), &tables_[i].blob});
+    job.blobs.push_back({codegen::blob_symbol(i), &tables_[i].packed});
   std::optional<build::CacheEntry> env_entry;
   if (cache_) {
     job.prebuilt_runtime = build::prebuilt_runtime(*cache_, runtime_key_, job, opts_.verbose, diag);

@@ -4,8 +4,18 @@
 #include "symtab/elf_image.h"
 
 #include <string_view>
+#include <zlib.h>
 
 namespace stap {
+
+std::vector<uint8_t> zlib_pack(const std::vector<uint8_t> &bytes) {
+  uLongf len = compressBound(bytes.size());
+  std::vector<uint8_t> out(len);
+  if (compress2(out.data(), &len, bytes.data(), bytes.size(), Z_BEST_COMPRESSION) != Z_OK)
+    return {};
+  out.resize(len);
+  return out;
+}
 
 std::string find_debug_file(const std::string &build_id, const Sysroot &sysroot,
                             const std::string &debug_root) {
@@ -41,6 +51,11 @@ std::optional<UserTable> build_user_table(const UserObject &obj, const Sysroot &
   t.blob = symtab::build_unwind_table(*elf, err, &t.stats, opts);
   if (t.blob.empty())
     return std::nullopt;
+  t.packed = zlib_pack(t.blob);
+  if (t.packed.empty()) {
+    err = "cannot compress the table";
+    return std::nullopt;
+  }
   t.hash = build::ContentHash()
                .add(std::string_view(reinterpret_cast<const char *>(t.blob.data()), t.blob.size()))
                .hex();

@@ -19,7 +19,8 @@ namespace stap {
 struct UserTable {
   std::string target_path;
   std::string debug_file; // the separate debuginfo file used (target path), or ""
-  std::vector<uint8_t> blob;
+  std::vector<uint8_t> blob;   // the table
+  std::vector<uint8_t> packed; // what the module carries: `blob`, zlib-compressed
   std::string hash;       // content hash of `blob`: part of the module's cache key
   symtab::TableStats stats;
 };
@@ -30,6 +31,11 @@ inline const char *const kDefaultDebugRoot = "/usr/lib/debug";
 // `debug_root`, as a target path, if the sysroot has it; else "".
 std::string find_debug_file(const std::string &build_id, const Sysroot &sysroot,
                             const std::string &debug_root = kDefaultDebugRoot);
+
+// The module carries each table zlib-compressed (level 9: 2.5-3x smaller,
+// the .eh_frame copies compress well); the runtime inflates it at session
+// start (runtime/task/task_finder.c). The table format itself is unchanged.
+std::vector<uint8_t> zlib_pack(const std::vector<uint8_t> &bytes);
 
 // Builds the table of `obj`; nothing with `err` set when it cannot.
 std::optional<UserTable> build_user_table(const UserObject &obj, const Sysroot &sysroot,
