@@ -13,16 +13,22 @@
 //   1. gdb_frames.sh: gdb stops it at the system call (catch syscall) and
 //      prints the pcs of its physical frames (the host's gdb in the x86_64
 //      guest, the i386 root's in the i686 guest);
-//   2. the print_ubacktrace() module at the same system call: see
-//      ubacktrace_job() below (STEP 2, not plugged in yet).
+//   2. the print_ubacktrace() module at the same system call, built on the
+//      host with -d PROG --ldd (ubacktrace_job() below).
 // Address randomisation is off in the guest for both, so pcs compare.
+// hot_loop also runs under timer.profile (profile_job()): every sample in
+// its inner loop must give the whole stack. hostile_stack wrecks its own
+// stack first: the walk must stay bounded and print no unproven frame.
 #include "driver/sysroot.h"
 #include "remote/guest_images.h"
 #include "remote/vm.h"
+#include "command.h"
+#include "util/shell.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -49,6 +55,9 @@ struct Case {
   // (a compiler clone "name.constprop.0" counts as name).
   std::vector<const char *> functions;
   std::vector<const char *> outermost; // what the last frame may be
+  // A wrecked stack (hostile_stack.c): gdb's later frames are guesses, so
+  // ours must be a bounded prefix of gdb's instead of equal to it.
+  bool hostile = false;
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) { return os << c.program; }
@@ -69,7 +78,24 @@ const Case kCases[] = {
      {"shared_inner", "shared_outer", "call_library", "main"}, {"_start"}},
     {"hot_loop", "getppid", "syscall.getppid", "1", {"inner", "middle", "outer", "main"},
      {"_start"}},
+    // hostile_stack.c MODE: the stack above smash() is overwritten.
+    {"hostile_stack", "getppid", "syscall.getppid", "zero", {"smash"}, {}, true},
+    {"hostile_stack", "getppid", "syscall.getppid", "self", {"smash"}, {}, true},
+    {"hostile_stack", "getppid", "syscall.getppid", "kernel", {"smash"}, {}, true},
+    {"hostile_stack", "getppid", "syscall.getppid", "unmapped", {"smash"}, {}, true},
+    {"hostile_stack", "getppid", "syscall.getppid", "random", {"smash"}, {}, true},
+    {"hostile_stack", "getppid", "syscall.getppid", "badsp", {}, {}, true},
 };
+
+// The depth the accuracy modules allow (-DMAXBACKTRACE): more than the
+// 80-deep recursion case needs.
+constexpr int kMaxBacktrace = 128;
+
+// A case's name in job and test names: the program, and the mode of the
+// hostile program.
+std::string case_name(const Case &c) {
+  return c.hostile ? std::string(c.program) + "_" + c.args : c.program;
+}
 
 struct Flavour {
   std::string arch; // the guest's
@@ -87,7 +113,7 @@ std::string program_path(const Case &c, int bits) {
 }
 
 std::string job_name(const std::string &step, const Case &c, int bits) {
-  return step + "_" + c.program + "_" + std::to_string(bits);
+  return step + "_" + case_name(c) + "_" + std::to_string(bits);
 }
 
 struct Frame {
@@ -141,25 +167,70 @@ MatchRate compare_frames(const std::vector<Frame> &gdb,
   return r;
 }
 
-// STEP 2, for the lead (print_ubacktrace): the job that prints the same
-// stack from the kernel, run in the same boot right after the gdb job.
-// Build the module here, on the host, for `target`, into `dir`:
-//   stap -p4 -r REL -m ub_PROGRAM_BITS -d PROG --ldd -e
-//     'global done; probe PROBE { if (pid() == target() && !done++) print_ubacktrace() }'
-// with PROBE = c.probe (syscall.getdents covers getdents64, as in 4.8; the
-// 32-bit programs on x86_64 go through the compat entry points, which
-// syscall.* covers too). For an i386 target the translator reads PROG and
-// its libraries through stap::session_sysroot() (the i386 root's libc, the
-// host's PROG). The job:
-//   echo 0 > /proc/sys/kernel/randomize_va_space; staprun -c 'PROG ARGS' ub_....ko
-// with the .ko in job.files: print_ubacktrace()'s lines on stdout, compared
-// by UbacktraceMatchesGdbFrameByFrame. Until it exists this returns nothing
-// and that test skips. hot_loop is also the program for the timer.profile
-// check (every sample's stack is inner, middle, outer, main... _start):
-// `hot_loop_BITS N` spins N million rounds in inner.
-std::optional<remote::VmJob> ubacktrace_job(const Case &, const Flavour &,
-                                            const remote::VmTarget &, const std::string &) {
-  return std::nullopt;
+// Builds, on the host, the module of one job for `target` into `dir`:
+//   stap -p4 -r REL -m NAME -DMAXBACKTRACE=N -d PROG --ldd -e SCRIPT
+// For an i386 target the translator reads PROG and its libraries through
+// the session's sysroot (the i386 root's libc, the host's PROG), as a user
+// would run it. Throws with stap's diagnostics when the build fails.
+std::string build_module(const std::string &name, const std::string &prog,
+                         const std::string &script, const remote::VmTarget &target,
+                         const std::string &dir) {
+  std::string cmd = stap::shell_quote(kBin + "/stap") + " -p4 -r " +
+                    stap::shell_quote(target.release) + " -m " + name +
+                    " -DMAXBACKTRACE=" + std::to_string(kMaxBacktrace) + " -d " +
+                    stap::shell_quote(prog) + " --ldd -e " + stap::shell_quote(script);
+  auto r = stap::testing::run_command(cmd, dir);
+  if (r.status != 0)
+    throw remote::VmError("stap failed for " + name + ": " + cmd + "\n" + r.err);
+  return dir + "/" + name + ".ko";
+}
+
+// The guest command that runs PROG ARGS under a module, with the address
+// space laid out as in the gdb job (randomisation off).
+std::string staprun_command(const std::string &ko, const std::string &prog,
+                            const std::string &args) {
+  std::string command = prog;
+  if (!args.empty())
+    command += " " + args;
+  return "echo 0 > /proc/sys/kernel/randomize_va_space; staprun -c " +
+         stap::shell_quote(command) + " " + std::filesystem::path(ko).filename().string();
+}
+
+// The job that prints the same stack from the kernel, in the same boot
+// right after the gdb job: print_ubacktrace() at the first entry of the
+// same system call in the program (syscall.getdents covers getdents64, as
+// in 4.8; 32-bit programs on x86_64 go through the compat entry points).
+remote::VmJob ubacktrace_job(const Case &c, const Flavour &f, const remote::VmTarget &target,
+                             const std::string &dir) {
+  std::string prog = program_path(c, f.bits);
+  std::string name = job_name("ub", c, f.bits);
+  std::string script = std::string("global done\nprobe ") + c.probe +
+                       " { if (pid() == target() && !done++) print_ubacktrace() }";
+  remote::VmJob job;
+  std::string ko = build_module(name, prog, script, target, dir);
+  job.command = staprun_command(ko, prog, c.args);
+  job.files = {ko};
+  job.timeout_s = 180;
+  return job;
+}
+
+// timer.profile in hot_loop's inner loop: every sample taken there prints
+// its whole stack as pcs (ubacktrace()), to compare with gdb's.
+constexpr const char *kProfileRounds = "60"; // million rounds in inner()
+
+remote::VmJob profile_job(const Flavour &f, const remote::VmTarget &target,
+                          const std::string &dir) {
+  std::string prog = kProgramDir + "/hot_loop_" + std::to_string(f.bits);
+  std::string name = "profile_hot_loop_" + std::to_string(f.bits);
+  std::string script = "probe timer.profile { if (pid() == target() && user_mode() && "
+                       "usymname(uaddr()) == \"inner\") printf(\"SAMPLE %s\\n\", ubacktrace()) }";
+  remote::VmJob job;
+  std::string ko = build_module(name, prog, script, target, dir);
+  job.name = name;
+  job.command = staprun_command(ko, prog, kProfileRounds);
+  job.files = {ko};
+  job.timeout_s = 300;
+  return job;
 }
 
 // Every job of one guest architecture, run in one boot on first use.
@@ -205,11 +276,11 @@ const ArchRun &arch_run(const std::string &arch) {
         gdb.files = {kHere + "/gdb_frames.sh", kHere + "/gdb_frames.py"};
         gdb.timeout_s = 180;
         jobs.push_back(gdb);
-        if (auto ub = ubacktrace_job(c, f, *target, dir)) {
-          ub->name = job_name("ubacktrace", c, f.bits);
-          jobs.push_back(*ub);
-        }
+        remote::VmJob ub = ubacktrace_job(c, f, *target, dir);
+        ub.name = job_name("ubacktrace", c, f.bits);
+        jobs.push_back(ub);
       }
+      jobs.push_back(profile_job(f, *target, dir));
     }
     remote::VmOptions opts;
     opts.staprun_x86_64 = kBin + "/staprun";
@@ -248,29 +319,32 @@ TEST_P(Accuracy, GdbSeesTheWholeStackAtTheSyscall) {
   EXPECT_NE(r->out.find("(call to syscall " + std::string(c.syscall) + ")"), std::string::npos)
       << "gdb did not stop at " << c.syscall << ":\n" << r->out << r->err;
   auto frames = parse_gdb_frames(r->out);
-  ASSERT_GE(frames.size(), 3u) << r->out << r->err;
+  ASSERT_GE(frames.size(), c.hostile ? 1u : 3u) << r->out << r->err;
   size_t at = 0;
   for (const char *fn : c.functions) {
     while (at < frames.size() && !names(frames[at].function, fn))
       ++at;
     EXPECT_LT(at, frames.size()) << fn << " missing or out of order in:\n" << r->out;
   }
-  bool outermost_ok = false;
-  for (const char *fn : c.outermost)
-    outermost_ok |= names(frames.back().function, fn);
-  EXPECT_TRUE(outermost_ok) << "the stack does not end at " << c.outermost[0] << ":\n" << r->out;
-  std::printf("[ gdb      ] %s_%d in the %s guest: %zu physical frames\n", c.program, f.bits,
-              f.arch.c_str(), frames.size());
+  if (!c.outermost.empty()) {
+    bool outermost_ok = false;
+    for (const char *fn : c.outermost)
+      outermost_ok |= names(frames.back().function, fn);
+    EXPECT_TRUE(outermost_ok) << "the stack does not end at " << c.outermost[0] << ":\n"
+                              << r->out;
+  }
+  std::printf("[ gdb      ] %s_%d in the %s guest: %zu physical frames\n", case_name(c).c_str(),
+              f.bits, f.arch.c_str(), frames.size());
 }
 
 // The suite proper: every physical frame gdb sees, print_ubacktrace()
-// prints, at the same depth with the same pc.
+// prints, at the same depth with the same pc. On a wrecked stack gdb goes
+// on guessing where CFI ends; ours must stop: a prefix of gdb's frames,
+// bounded by MAXBACKTRACE, and the guest's kernel log clean (ok()).
 TEST_P(Accuracy, UbacktraceMatchesGdbFrameByFrame) {
   const auto &[c, f] = GetParam();
   const ArchRun &run = arch_run(f.arch);
   const remote::VmJobResult *ub = find_result(run, job_name("ubacktrace", c, f.bits));
-  if (!ub && run.error.empty())
-    GTEST_SKIP() << "print_ubacktrace() is not plugged in yet (ubacktrace_job)";
   ASSERT_TRUE(ub) << "not run: " << run.error;
   const remote::VmJobResult *g = find_result(run, job_name("gdb", c, f.bits));
   ASSERT_TRUE(g && g->ok()) << "no gdb stack to compare with";
@@ -278,22 +352,96 @@ TEST_P(Accuracy, UbacktraceMatchesGdbFrameByFrame) {
                         << "kernel log:\n" << ub->kernel_log;
   auto gdb = parse_gdb_frames(g->out);
   auto ours = parse_ubacktrace(ub->out);
+  EXPECT_FALSE(gdb.empty());
+  if (c.hostile) {
+    size_t prefix = 0;
+    while (prefix < ours.size() && prefix < gdb.size() && ours[prefix] == gdb[prefix].pc)
+      ++prefix;
+    std::printf("[ hostile  ] %s_%d in the %s guest: %zu frames printed, all of gdb's (of %zu)"
+                "%s\n",
+                case_name(c).c_str(), f.bits, f.arch.c_str(), ours.size(), gdb.size(),
+                prefix == ours.size() ? "" : ": NOT a prefix");
+    EXPECT_GE(ours.size(), 1u) << ub->out;
+    EXPECT_LE(ours.size(), size_t(kMaxBacktrace)) << ub->out;
+    EXPECT_EQ(prefix, ours.size()) << "a frame gdb does not have\ngdb:\n"
+                                   << g->out << "print_ubacktrace():\n" << ub->out;
+    return;
+  }
   MatchRate m = compare_frames(gdb, ours);
   std::printf("[ accuracy ] %s_%d in the %s guest: %zu of %zu frames match (%.1f%%)\n",
               c.program, f.bits, f.arch.c_str(), m.matched, m.total,
               m.total ? 100.0 * m.matched / m.total : 0.0);
   RecordProperty("frames_matched", std::to_string(m.matched) + "/" + std::to_string(m.total));
   EXPECT_EQ(m.matched, m.total) << "gdb:\n" << g->out << "print_ubacktrace():\n" << ub->out;
-  EXPECT_FALSE(gdb.empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Guest, Accuracy, ::testing::Combine(::testing::ValuesIn(kCases), ::testing::ValuesIn(kFlavours)),
     [](const auto &param_info) {
       const Flavour &f = std::get<1>(param_info.param);
-      return std::string(std::get<0>(param_info.param).program) + "_" + std::to_string(f.bits) +
-             "_" + f.arch;
+      return case_name(std::get<0>(param_info.param)) + "_" + std::to_string(f.bits) + "_" +
+             f.arch;
     });
+
+// timer.profile in hot_loop's 3-deep loop: every sample taken in inner()
+// gives the whole stack. Its frames above inner() are the return addresses
+// gdb saw at the system call inner() makes (same layout, randomisation
+// off): the sample's frames 1.. equal gdb's frames after inner's.
+class Profile : public ::testing::TestWithParam<Flavour> {};
+
+std::vector<std::vector<unsigned long long>> parse_samples(const std::string &text) {
+  std::vector<std::vector<unsigned long long>> samples;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("SAMPLE ", 0) != 0)
+      continue;
+    std::istringstream words(line.substr(7));
+    std::vector<unsigned long long> pcs;
+    std::string w;
+    while (words >> w)
+      pcs.push_back(std::stoull(w, nullptr, 16));
+    samples.push_back(pcs);
+  }
+  return samples;
+}
+
+TEST_P(Profile, EverySampleInTheHotLoopHasTheWholeStack) {
+  const Flavour &f = GetParam();
+  const ArchRun &run = arch_run(f.arch);
+  const Case &hot = *std::find_if(std::begin(kCases), std::end(kCases),
+                                  [](const Case &c) { return !strcmp(c.program, "hot_loop"); });
+  const remote::VmJobResult *p = find_result(run, "profile_hot_loop_" + std::to_string(f.bits));
+  ASSERT_TRUE(p) << "not run: " << run.error;
+  ASSERT_TRUE(p->ok()) << p->note << "\nstdout:\n" << p->out << "stderr:\n" << p->err
+                       << "kernel log:\n" << p->kernel_log;
+  const remote::VmJobResult *g = find_result(run, job_name("gdb", hot, f.bits));
+  ASSERT_TRUE(g && g->ok()) << "no gdb stack to compare with";
+  auto gdb = parse_gdb_frames(g->out);
+  size_t inner = 0;
+  while (inner < gdb.size() && !names(gdb[inner].function, "inner"))
+    ++inner;
+  ASSERT_LT(inner, gdb.size()) << g->out;
+  std::vector<unsigned long long> callers;
+  for (size_t i = inner + 1; i < gdb.size(); ++i)
+    callers.push_back(gdb[i].pc);
+  auto samples = parse_samples(p->out);
+  size_t whole = 0;
+  for (const auto &s : samples)
+    whole += s.size() == callers.size() + 1 && std::equal(callers.begin(), callers.end(),
+                                                          s.begin() + 1);
+  std::printf("[ profile  ] hot_loop_%d in the %s guest: %zu of %zu samples in inner() have the "
+              "whole stack (%zu frames)\n",
+              f.bits, f.arch.c_str(), whole, samples.size(), callers.size() + 1);
+  EXPECT_GE(samples.size(), 5u) << p->out;
+  EXPECT_EQ(whole, samples.size()) << "gdb:\n" << g->out << "samples:\n" << p->out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Guest, Profile, ::testing::ValuesIn(kFlavours),
+                         [](const auto &param_info) {
+                           return "hot_loop_" + std::to_string(param_info.param.bits) + "_" +
+                                  param_info.param.arch;
+                         });
 
 // The comparison itself, on SystemTap's output format (host only).
 TEST(AccuracyParsing, UbacktraceLinesAndMatchRate) {
