@@ -139,14 +139,17 @@ std::vector<Frame> parse_gdb_frames(const std::string &text) {
 }
 
 // print_ubacktrace()'s lines, as SystemTap prints them:
-//   " 0x00007f0123456789 : sym+0x1c/0x40 [/usr/lib/x86_64-linux-gnu/libc.so.6]"
-// (" 0xADDR : [module+0xOFF]" without symbols). Other lines are skipped.
+//   " 0x7f0123456789 : sym+0x1c/0x40 [/usr/lib/x86_64-linux-gnu/libc.so.6]"
+// or, where no symbol covers the pc (gdb's "??"),
+//   " 0x7f0123456789 [/usr/lib/x86_64-linux-gnu/libc.so.6+0x2724a]".
+// Other lines (the program's own output) are skipped.
 std::vector<unsigned long long> parse_ubacktrace(const std::string &text) {
   std::vector<unsigned long long> pcs;
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind(" 0x", 0) != 0 || line.find(" : ") == std::string::npos)
+    if (line.rfind(" 0x", 0) != 0 ||
+        (line.find(" : ") == std::string::npos && line.find(" [") == std::string::npos))
       continue;
     pcs.push_back(std::stoull(line.substr(1), nullptr, 16));
   }
@@ -449,7 +452,8 @@ TEST(AccuracyParsing, UbacktraceLinesAndMatchRate) {
       "some header\n"
       " 0x00007ffff7e8a3ab : __getdents64+0xb/0x60 [/usr/lib/x86_64-linux-gnu/libc.so.6]\n"
       " 0x0000555555555189 : count_entries+0x19/0x30 [/tmp/x/readdir_64]\n"
-      " 0x0000555555555200 : [/tmp/x/readdir_64+0x1200]\n");
+      " 0x555555555200 [/tmp/x/readdir_64+0x1200]\n"
+      " 0x1234 is not a frame\n");
   ASSERT_EQ(ours.size(), 3u);
   EXPECT_EQ(ours[0], 0x7ffff7e8a3abULL);
   EXPECT_EQ(ours[2], 0x555555555200ULL);

@@ -14,35 +14,51 @@
  *               (raw syscall instruction, no libc frame above it)
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define WORDS 256 /* the words above the buffer that get overwritten */
+/* The words above smash()'s buffer that get overwritten: its own frame,
+ * main()'s and libc's start code's, not the end of the stack (a guest's
+ * environment is small, so the stack's last page is close). */
+#define WORDS 48
 
-static uintptr_t pattern(const char *mode, unsigned i) {
-  static uint32_t seed = 0x2545f491u;
-  if (!strcmp(mode, "zero"))
-    return 0;
-  if (!strcmp(mode, "self"))
-    return (uintptr_t)&pattern + 16;
-  if (!strcmp(mode, "kernel"))
-    return (uintptr_t)(sizeof(void *) == 8 ? 0xffffffff81000000ull : 0xc1000000u) + i * 8;
-  if (!strcmp(mode, "unmapped"))
-    return (uintptr_t)0x10000 + i * 8; /* below mmap_min_addr: never mapped */
-  seed = seed * 1103515245u + 12345u;
-  return ((uintptr_t)seed << 16) ^ (uintptr_t)(seed >> 7) ^ ((uintptr_t)i * 0x9e3779b9u);
+enum mode { ZERO, SELF, KERNEL, UNMAPPED, RANDOM };
+
+/* Writes n words from p upwards. Its own frame and arguments are below p
+ * (it is called from the frame that holds p), so it runs to its end. */
+__attribute__((noinline)) static void fill(volatile uintptr_t *p, unsigned n, enum mode m) {
+  uint32_t seed = 0x2545f491u;
+  for (unsigned i = 0; i < n; i++) {
+    uintptr_t v = 0;
+    switch (m) {
+    case ZERO:
+      break;
+    case SELF:
+      v = (uintptr_t)&fill + 16;
+      break;
+    case KERNEL:
+      v = (uintptr_t)(sizeof(void *) == 8 ? 0xffffffff81000000ull : 0xc1000000u) + i * 8;
+      break;
+    case UNMAPPED:
+      v = (uintptr_t)0x10000 + i * 8; /* below mmap_min_addr: never mapped */
+      break;
+    case RANDOM:
+      seed = seed * 1103515245u + 12345u;
+      v = ((uintptr_t)seed << 16) ^ (uintptr_t)(seed >> 7) ^ ((uintptr_t)i * 0x9e3779b9u);
+      break;
+    }
+    p[i] = v;
+  }
 }
 
 /* Never returns: its own return address and the frames of main and libc's
  * start code above it are overwritten first. */
-__attribute__((noinline, noreturn)) static void smash(const char *mode) {
+__attribute__((noinline, noreturn)) static void smash(enum mode m) {
   volatile uintptr_t buf[4];
   volatile uintptr_t *p = buf;
   __asm__("" : "+r"(p)); /* the compiler no longer knows p's bounds */
-  for (unsigned i = 0; i < WORDS; i++)
-    p[i] = pattern(mode, i);
+  fill(p, WORDS, m);
   syscall(SYS_getppid);
   syscall(SYS_exit_group, 0);
   __builtin_unreachable();
@@ -74,8 +90,12 @@ __attribute__((noinline, noreturn)) static void bad_sp(void) {
 }
 
 int main(int argc, char **argv) {
+  static const char *const names[] = {"zero", "self", "kernel", "unmapped", "random"};
   const char *mode = argc > 1 ? argv[1] : "random";
   if (!strcmp(mode, "badsp"))
     bad_sp();
-  smash(mode);
+  for (unsigned m = 0; m < sizeof names / sizeof names[0]; m++)
+    if (!strcmp(mode, names[m]))
+      smash((enum mode)m);
+  return 2;
 }
