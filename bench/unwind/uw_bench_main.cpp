@@ -5,11 +5,14 @@
 //    times, reading memory directly (what copy_from_user costs in the
 //    kernel is close to this) and through /proc/self/mem (stap-ustack).
 //  uw-bench [--write-table OBJECT FILE]   (writes one table, for fuzz seeds)
+//  uw-bench --walks ROUNDS   (only the direct-read walks, ROUNDS x 4000:
+//                             for perf stat -e instructions)
 #include "address_space.h"
 #include "symtab/unwind_table.h"
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <unistd.h>
@@ -69,18 +72,20 @@ int direct_read(void *ctx, uw_u64 addr, void *dst, uw_u32 len) {
   return 0;
 }
 
+uint64_t captured[17];
+
+// The mapping holding the captured stack pointer (not looked up by its
+// "[stack]" name, which the stack lacks under valgrind).
 bool stack_range(uint64_t &lo, uint64_t &hi) {
   std::ifstream maps("/proc/self/maps");
   std::string line;
   while (std::getline(maps, line))
-    if (line.find("[stack]") != std::string::npos) {
-      std::sscanf(line.c_str(), "%lx-%lx", &lo, &hi);
+    if (std::sscanf(line.c_str(), "%lx-%lx", &lo, &hi) == 2 &&
+        captured[UW_X86_64_SP] >= lo && captured[UW_X86_64_SP] < hi)
       return true;
-    }
   return false;
 }
 
-uint64_t captured[17];
 int (*volatile recurse_next)(int);
 void (*volatile at_bottom)();
 
@@ -130,6 +135,8 @@ WalkCost time_walks(const ustack::AddressSpace &space, const uw_memory &mem,
 
 ustack::ProcessMemory *self_memory;
 ustack::AddressSpace *self_space;
+int rounds = 5;
+bool walks_only = false; // --walks ROUNDS: only the direct-read walks
 
 void measure() {
   ustack::ProcessMemory &self = *self_memory;
@@ -140,7 +147,20 @@ void measure() {
   if (!stack_range(dm.stack_lo, dm.stack_hi))
     return;
   uw_memory direct{direct_read, &dm};
-  WalkCost d = time_walks(space, direct, 20000);
+  // The best of several rounds: the host is shared, and the slowest rounds
+  // measure the other users.
+  WalkCost d = time_walks(space, direct, 4000);
+  for (int round = 1; round < rounds; ++round) {
+    WalkCost again = time_walks(space, direct, 4000);
+    if (again.ns_per_frame < d.ns_per_frame)
+      d = again;
+  }
+  if (walks_only) {
+    std::printf("unwind: %u frames per walk (ends: %s); %.0f ns/frame with "
+                "direct reads (best of %d rounds of 4000 walks)\n",
+                d.frames, uw_strerror(d.stop), d.ns_per_frame, rounds);
+    return;
+  }
   WalkCost p = time_walks(space, self.as_uw_memory(), 2000);
   std::printf("unwind: %u frames per walk (ends: %s); %.0f ns/frame with "
               "direct reads, %.0f ns/frame through /proc/self/mem\n",
@@ -179,6 +199,13 @@ int write_table(const char *object, const char *file) {
 int main(int argc, char **argv) {
   if (argc == 4 && std::strcmp(argv[1], "--write-table") == 0)
     return write_table(argv[2], argv[3]);
+  if (argc == 3 && std::strcmp(argv[1], "--walks") == 0) {
+    // For `perf stat`: nothing but walks, so counters are the unwinder's.
+    walks_only = true;
+    rounds = std::atoi(argv[2]) > 0 ? std::atoi(argv[2]) : 1;
+    unwind_cost();
+    return 0;
+  }
   table_sizes();
   std::fflush(stdout);
   unwind_cost();
