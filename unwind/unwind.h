@@ -124,7 +124,7 @@ enum {
  * kernel one per CPU, in the probe context. Opaque; only the size is
  * public (the same for both architectures). One walk at a time: a
  * workspace is not reentrant. */
-#define UW_WORKSPACE_SIZE 2048
+#define UW_WORKSPACE_SIZE 4096
 struct uw_workspace {
   uw_u64 opaque[UW_WORKSPACE_SIZE / 8];
 };
@@ -142,7 +142,7 @@ int uw_step_ws(const struct uw_object *obj, struct uw_regs *r,
                const struct uw_memory *mem, struct uw_workspace *ws);
 
 #ifndef __KERNEL__
-/* uw_step_ws() with a fresh workspace on the stack (about 2.2 KB): for host
+/* uw_step_ws() with a fresh workspace on the stack (about 4 KB): for host
  * tools and tests. Not built into kernel modules, whose stacks are small. */
 int uw_step(const struct uw_object *obj, struct uw_regs *r,
             const struct uw_memory *mem);

@@ -29,12 +29,15 @@ struct uw_cie {
   uw_u32 insns_len;
 };
 
+struct uw_cie_slot;
+
 struct uw_fde {
   struct uw_cie cie;
   uw_u64 pc_begin; /* link-time */
   uw_u64 pc_end;
   const uw_u8 *insns;
   uw_u32 insns_len;
+  struct uw_cie_slot *slot; /* where a CIE cache keeps cie, or null */
 };
 
 /* Kinds of a record at some offset of a section. */
@@ -47,10 +50,14 @@ int uw_cfi_record(const struct uw_cfi_section *s, uw_u32 off, int *kind,
 /* Parses the FDE at off together with its CIE. Returns 0 or UW_EBADCFI. */
 int uw_cfi_parse_fde(const struct uw_cfi_section *s, uw_u32 off,
                      struct uw_fde *fde);
+
+struct uw_cie_cache;
 /* The same with the caller's scratch cursor (the step's is in its
- * workspace, off the stack). */
+ * workspace, off the stack) and, if cache is not null, the CIE taken from
+ * or put into it (fde->slot). */
 int uw_cfi_parse_fde_in(const struct uw_cfi_section *s, uw_u32 off,
-                        struct uw_fde *fde, struct uw_cursor *scratch);
+                        struct uw_fde *fde, struct uw_cursor *scratch,
+                        struct uw_cie_cache *cache);
 
 /* Register rules. Offsets are already multiplied by the data alignment.
  * Expressions are stored as an offset into the FDE's section and a length. */
@@ -84,6 +91,29 @@ struct uw_row {
 /* Most CFA instructions one FDE+CIE program may execute. */
 #define UW_MAX_CFA_OPS 4096
 
+/* A per-walk cache of parsed CIEs: a stack walk meets the same few CIEs
+ * (two or three per object) again and again. A slot holds the parsed CIE
+ * and, when the CIE's program does not depend on the FDE (no location
+ * operations, no remembered state left), the row it leaves, so that
+ * neither is computed twice in a walk. Slots are keyed by the CIE's
+ * address: tables must not change during a walk. */
+#define UW_CIE_CACHE 8
+struct uw_cie_slot {
+  const uw_u8 *record; /* the CIE's first byte; null: free */
+  struct uw_cie cie;
+  struct uw_row initial; /* when has_initial: the row after the program */
+  uw_u16 ops;            /* instructions the program took */
+  uw_u8 is_eh;
+  uw_u8 addr_size;
+  uw_u8 has_initial;
+  uw_u8 has_expr; /* initial has an expression rule */
+};
+struct uw_cie_cache {
+  struct uw_cie_slot slot[UW_CIE_CACHE];
+  unsigned next; /* the slot to reuse next (round robin) */
+};
+void uw_cie_cache_clear(struct uw_cie_cache *cache);
+
 /* The CFA program interpreter's state. Six rows make it big (about 900
  * bytes), so it lives in the caller's workspace, never on the stack. */
 struct uw_cfa_machine {
@@ -95,6 +125,8 @@ struct uw_cfa_machine {
   struct uw_cursor c; /* over the program being run */
   unsigned depth;
   unsigned ops;
+  uw_u8 moved;    /* a location operation ran */
+  uw_u8 has_expr; /* an expression rule was set: the step evaluates them */
   uw_u64 loc;
   uw_u64 target;
 };

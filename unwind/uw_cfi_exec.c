@@ -52,6 +52,7 @@ static int set_expr(struct uw_cfa_machine *m, struct uw_cursor *c,
   uw_skip(c, len);
   if (c->err || len > 0xffff || off > 0x7fffffff)
     return UW_EBADCFI;
+  m->has_expr = 1;
   if (rule) {
     rule->kind = kind;
     rule->len = (uw_u16)len;
@@ -63,6 +64,7 @@ static int set_expr(struct uw_cfa_machine *m, struct uw_cursor *c,
 /* Moves the location forward; returns 1 once the target pc is passed. */
 static int advance(struct uw_cfa_machine *m, uw_u64 delta) {
   uw_u64 next = m->loc + delta * m->fde->cie.code_align;
+  m->moved = 1;
   if (next > m->target || next < m->loc)
     return 1;
   m->loc = next;
@@ -116,6 +118,7 @@ static int run(struct uw_cfa_machine *m, const uw_u8 *insns, uw_u32 len,
         if (loc < m->loc)
           return UW_EBADCFI; /* locations only move forward */
         m->loc = loc;
+        m->moved = 1;
         break;
       }
       case 0x02: if (advance(m, uw_get_u8(c))) return 1; break;
@@ -229,6 +232,36 @@ static int run(struct uw_cfa_machine *m, const uw_u8 *insns, uw_u32 len,
   return c->err ? UW_EBADCFI : 0;
 }
 
+/* The row after the CIE's program: from the cache when it is there, else
+ * computed (and cached when it does not depend on the FDE). Returns 0, 1
+ * when the target pc was reached inside the CIE's program, or an error. */
+static int run_cie(struct uw_cfa_machine *m, const struct uw_fde *fde) {
+  struct uw_cie_slot *slot = fde->slot;
+  int rc;
+  if (slot && slot->has_initial) {
+    row_copy(&m->row, &slot->initial);
+    m->ops = slot->ops;
+    m->has_expr = slot->has_expr;
+    return 0;
+  }
+  row_reset(&m->row);
+  rc = run(m, fde->cie.insns, fde->cie.insns_len, 1);
+  if (rc == 0 && slot && !m->moved && m->depth == 0) {
+    row_copy(&slot->initial, &m->row);
+    slot->ops = (uw_u16)m->ops; /* <= UW_MAX_CFA_OPS */
+    slot->has_expr = m->has_expr;
+    slot->has_initial = 1;
+  }
+  return rc;
+}
+
+void uw_cie_cache_clear(struct uw_cie_cache *cache) {
+  unsigned i;
+  for (i = 0; i < UW_CIE_CACHE; i++)
+    cache->slot[i].record = 0;
+  cache->next = 0;
+}
+
 int uw_cfi_run_in(struct uw_cfa_machine *m, const struct uw_cfi_section *s,
                   const struct uw_fde *fde, uw_u64 pc) {
   int rc;
@@ -238,10 +271,11 @@ int uw_cfi_run_in(struct uw_cfa_machine *m, const struct uw_cfi_section *s,
   m->loc = fde->pc_begin;
   m->target = pc;
   m->ops = 0;
+  m->moved = 0;
+  m->has_expr = 0;
   if (fde->cie.code_align == 0 || fde->cie.ra_reg >= UW_NREGS)
     return UW_EBADCFI;
-  row_reset(&m->row);
-  rc = run(m, fde->cie.insns, fde->cie.insns_len, 1);
+  rc = run_cie(m, fde);
   if (rc < 0)
     return rc;
   row_copy(&m->initial, &m->row);

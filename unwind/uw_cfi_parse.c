@@ -169,23 +169,60 @@ static int parse_cie(const struct uw_cfi_section *s, uw_u32 off,
 int uw_cfi_parse_fde(const struct uw_cfi_section *s, uw_u32 off,
                      struct uw_fde *fde) {
   struct uw_cursor c;
-  return uw_cfi_parse_fde_in(s, off, fde, &c);
+  return uw_cfi_parse_fde_in(s, off, fde, &c, 0);
+}
+
+/* The cache slot of the CIE at cie_off of s, or null. */
+static UW_NOINLINE struct uw_cie_slot *cached_cie(struct uw_cie_cache *cache,
+                                      const struct uw_cfi_section *s,
+                                      uw_u32 cie_off) {
+  const uw_u8 *record = s->data + cie_off;
+  unsigned i;
+  for (i = 0; i < UW_CIE_CACHE; i++) {
+    struct uw_cie_slot *slot = &cache->slot[i];
+    if (slot->record == record && slot->is_eh == s->is_eh &&
+        slot->addr_size == s->addr_size)
+      return slot;
+  }
+  return 0;
+}
+
+/* Keeps a parsed CIE in the next slot (round robin), without its row. */
+static UW_NOINLINE struct uw_cie_slot *cache_cie(struct uw_cie_cache *cache,
+                                     const struct uw_cfi_section *s,
+                                     uw_u32 cie_off, const struct uw_cie *cie) {
+  struct uw_cie_slot *slot = &cache->slot[cache->next % UW_CIE_CACHE];
+  cache->next = (cache->next + 1) % UW_CIE_CACHE;
+  slot->record = s->data + cie_off;
+  slot->is_eh = s->is_eh;
+  slot->addr_size = s->addr_size;
+  slot->cie = *cie;
+  slot->has_initial = 0;
+  return slot;
 }
 
 int uw_cfi_parse_fde_in(const struct uw_cfi_section *s, uw_u32 off,
-                        struct uw_fde *fde, struct uw_cursor *cursor) {
+                        struct uw_fde *fde, struct uw_cursor *cursor,
+                        struct uw_cie_cache *cache) {
   struct uw_cursor *c = cursor;
   int is64;
   uw_u32 next, cie_off, fields;
   uw_u64 range;
+  fde->slot = 0;
   if (open_record(s, off, c, &is64, &next) ||
       read_id(s, c, is64, &cie_off) != 0)
     return UW_EBADCFI;
   /* The FDE's fields need its CIE's encodings: parse the CIE with the same
    * cursor, then come back (the FDE record ends at next). */
   fields = (uw_u32)(c->p - s->data);
-  if (parse_cie(s, cie_off, c, &fde->cie))
-    return UW_EBADCFI;
+  if (cache && (fde->slot = cached_cie(cache, s, cie_off)) != 0) {
+    fde->cie = fde->slot->cie;
+  } else {
+    if (parse_cie(s, cie_off, c, &fde->cie))
+      return UW_EBADCFI;
+    if (cache)
+      fde->slot = cache_cie(cache, s, cie_off, &fde->cie);
+  }
   c->p = s->data + fields;
   c->end = s->data + next;
   if (s->is_eh) {

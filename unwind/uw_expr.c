@@ -60,6 +60,12 @@ static int deref(const struct uw_expr_machine *m, uw_u64 addr, unsigned size,
 }
 
 /* Binary operators 0x1a..0x2e except the unary and control ones. */
+/* A fixed-size operand, out of line: the evaluator is rarely hot, and
+ * inlining every size into it would grow its frame on the step's path. */
+static UW_NOINLINE uw_u64 operand(struct uw_cursor *c, unsigned n) {
+  return uw_get_le(c, n);
+}
+
 static int binary(struct uw_expr_machine *m, uw_u8 op) {
   uw_u64 a, b, r;
   int rc;
@@ -110,26 +116,26 @@ static int step(struct uw_expr_machine *m, struct uw_cursor *c, uw_u8 op) {
     return push(m, v + (uw_u64)off);
   }
   switch (op) {
-  case 0x03: return push(m, uw_get_addr(c, m->addr_size)); /* addr */
+  case 0x03: return push(m, operand(c, m->addr_size)); /* addr */
   case 0x06: /* deref */
     if ((rc = pop(m, &a)) || (rc = deref(m, a, m->addr_size, &v)))
       return rc;
     return push(m, v);
   case 0x94: { /* deref_size */
-    uw_u8 size = uw_get_u8(c);
+    uw_u8 size = (uw_u8)operand(c, 1);
     if (size > m->addr_size)
       return UW_EBADCFI;
     if ((rc = pop(m, &a)) || (rc = deref(m, a, size, &v)))
       return rc;
     return push(m, v);
   }
-  case 0x08: return push(m, uw_get_u8(c));
-  case 0x09: return push(m, (uw_u64)(uw_s64)(uw_s8)uw_get_u8(c));
-  case 0x0a: return push(m, uw_get_u16(c));
-  case 0x0b: return push(m, (uw_u64)(uw_s64)(uw_s16)uw_get_u16(c));
-  case 0x0c: return push(m, uw_get_u32(c));
-  case 0x0d: return push(m, (uw_u64)(uw_s64)(uw_s32)uw_get_u32(c));
-  case 0x0e: case 0x0f: return push(m, uw_get_u64(c));
+  case 0x08: return push(m, (uw_u8)operand(c, 1));
+  case 0x09: return push(m, (uw_u64)(uw_s64)(uw_s8)(uw_u8)operand(c, 1));
+  case 0x0a: return push(m, operand(c, 2));
+  case 0x0b: return push(m, (uw_u64)(uw_s64)(uw_s16)operand(c, 2));
+  case 0x0c: return push(m, operand(c, 4));
+  case 0x0d: return push(m, (uw_u64)(uw_s64)(uw_s32)operand(c, 4));
+  case 0x0e: case 0x0f: return push(m, operand(c, 8));
   case 0x10: return push(m, uw_get_uleb(c));
   case 0x11: return push(m, (uw_u64)uw_get_sleb(c));
   case 0x12: /* dup */
@@ -140,7 +146,7 @@ static int step(struct uw_expr_machine *m, struct uw_cursor *c, uw_u8 op) {
     if (m->sp < 2) return UW_EBADCFI;
     return push(m, m->stack[m->sp - 2]);
   case 0x15: { /* pick */
-    uw_u8 i = uw_get_u8(c);
+    uw_u8 i = (uw_u8)operand(c, 1);
     if (i >= m->sp) return UW_EBADCFI;
     return push(m, m->stack[m->sp - 1 - i]);
   }
@@ -201,7 +207,7 @@ int uw_expr_eval(struct uw_expr_machine *m, const uw_u8 *expr, uw_u32 len,
   if (initial && (rc = push(m, *initial)))
     return rc;
   while (c->p < c->end) {
-    uw_u8 op = uw_get_u8(c);
+    uw_u8 op = (uw_u8)operand(c, 1);
     if (++ops > UW_EXPR_MAX_OPS)
       return UW_ELIMIT;
     if (op == 0x2f || op == 0x28) { /* skip, bra */

@@ -1,31 +1,13 @@
 /* Bounded readers; see uw_read.h. */
 #include "uw_read.h"
 
-/* Little-endian load of n bytes; n <= 8. */
-static uw_u64 get_le(struct uw_cursor *c, unsigned n) {
-  uw_u64 v = 0;
-  unsigned i;
-  if (c->err || (uw_u64)(c->end - c->p) < n) {
-    c->err = 1;
-    return 0;
-  }
-  for (i = 0; i < n; i++)
-    v |= (uw_u64)c->p[i] << (8 * i);
-  c->p += n;
-  return v;
-}
-
-uw_u8 uw_get_u8(struct uw_cursor *c) { return (uw_u8)get_le(c, 1); }
-uw_u16 uw_get_u16(struct uw_cursor *c) { return (uw_u16)get_le(c, 2); }
-uw_u32 uw_get_u32(struct uw_cursor *c) { return (uw_u32)get_le(c, 4); }
-uw_u64 uw_get_u64(struct uw_cursor *c) { return get_le(c, 8); }
-
 uw_u64 uw_get_addr(struct uw_cursor *c, unsigned addr_size) {
-  return get_le(c, addr_size == 4 ? 4 : 8);
+  return uw_get_le(c, addr_size == 4 ? 4 : 8);
 }
 
-/* LEB128 is bounded to 10 bytes (64 bits); longer encodings are errors. */
-uw_u64 uw_get_uleb(struct uw_cursor *c) {
+/* LEB128 is bounded to 10 bytes (64 bits); longer encodings are errors.
+ * (uw_read.h reads one-byte values inline and calls these for the rest.) */
+uw_u64 uw_get_uleb_slow(struct uw_cursor *c) {
   uw_u64 v = 0;
   unsigned shift = 0;
   for (;;) {
@@ -44,7 +26,7 @@ uw_u64 uw_get_uleb(struct uw_cursor *c) {
   }
 }
 
-uw_s64 uw_get_sleb(struct uw_cursor *c) {
+uw_s64 uw_get_sleb_slow(struct uw_cursor *c) {
   uw_u64 v = 0;
   unsigned shift = 0;
   uw_u8 b;
@@ -85,7 +67,8 @@ unsigned uw_encoded_size(uw_u8 enc, unsigned addr_size) {
 
 int uw_get_encoded(struct uw_cursor *c, uw_u8 enc, unsigned addr_size,
                    const struct uw_ptr_bases *b, uw_u64 *out) {
-  uw_u64 here = uw_cursor_vaddr(c);
+  const uw_u8 *at = c->p; /* for pc-relative values (a pointer is smaller
+                             than the 64-bit address on i386's stack) */
   uw_u64 v;
   if (enc == UW_PE_OMIT) {
     *out = 0;
@@ -107,7 +90,7 @@ int uw_get_encoded(struct uw_cursor *c, uw_u8 enc, unsigned addr_size,
     return -1;
   switch (enc & 0x70) {
   case 0x00: break;
-  case 0x10: v += here; break;
+  case 0x10: v += c->vaddr + (uw_u64)(at - c->start); break;
   case 0x30: v += b ? b->datarel : 0; break;
   case 0x40: v += b ? b->funcrel : 0; break;
   default: return -1; /* textrel, aligned: never emitted on x86 */

@@ -33,12 +33,47 @@ static inline void uw_cursor_init(struct uw_cursor *c, const uw_u8 *start,
   c->vaddr = vaddr;
   c->err = start == 0 && len != 0;
 }
-uw_u8 uw_get_u8(struct uw_cursor *c);
-uw_u16 uw_get_u16(struct uw_cursor *c);
-uw_u32 uw_get_u32(struct uw_cursor *c);
-uw_u64 uw_get_u64(struct uw_cursor *c);
-uw_u64 uw_get_uleb(struct uw_cursor *c);
-uw_s64 uw_get_sleb(struct uw_cursor *c);
+/* Little-endian load of n bytes (n <= 8, a constant where it is inlined):
+ * the interpreters read a byte or a word per operand, so the bounds check
+ * is inline and calls are kept for the rarer multi-byte LEB128 values. */
+static inline uw_u64 uw_get_le(struct uw_cursor *c, unsigned n) {
+  uw_u64 v = 0;
+  unsigned i;
+  if (c->err || (uw_u64)(c->end - c->p) < n) {
+    c->err = 1;
+    return 0;
+  }
+  for (i = 0; i < n; i++)
+    v |= (uw_u64)c->p[i] << (8 * i);
+  c->p += n;
+  return v;
+}
+static inline uw_u8 uw_get_u8(struct uw_cursor *c) {
+  return (uw_u8)uw_get_le(c, 1);
+}
+static inline uw_u16 uw_get_u16(struct uw_cursor *c) {
+  return (uw_u16)uw_get_le(c, 2);
+}
+static inline uw_u32 uw_get_u32(struct uw_cursor *c) {
+  return (uw_u32)uw_get_le(c, 4);
+}
+static inline uw_u64 uw_get_u64(struct uw_cursor *c) {
+  return uw_get_le(c, 8);
+}
+uw_u64 uw_get_uleb_slow(struct uw_cursor *c);
+uw_s64 uw_get_sleb_slow(struct uw_cursor *c);
+static inline uw_u64 uw_get_uleb(struct uw_cursor *c) {
+  if (!c->err && c->p < c->end && !(*c->p & 0x80))
+    return *c->p++;
+  return uw_get_uleb_slow(c);
+}
+static inline uw_s64 uw_get_sleb(struct uw_cursor *c) {
+  if (!c->err && c->p < c->end && !(*c->p & 0x80)) {
+    uw_u8 b = *c->p++;
+    return (b & 0x40) ? (uw_s64)b - 0x80 : (uw_s64)b;
+  }
+  return uw_get_sleb_slow(c);
+}
 /* An address of addr_size (4 or 8) bytes. */
 uw_u64 uw_get_addr(struct uw_cursor *c, unsigned addr_size);
 void uw_skip(struct uw_cursor *c, uw_u64 n);

@@ -63,7 +63,7 @@ static UW_NOINLINE int eval_cfa_and_expressions(struct uw_ws *ws,
     return rc;
   if (ws->prog.row.reg[ws->fde.cie.ra_reg].kind == UW_RULE_UNDEF)
     return UW_END; /* the ABI's way of marking the outermost frame */
-  for (n = 0; n < UW_NREGS; n++) {
+  for (n = 0; ws->prog.has_expr && n < UW_NREGS; n++) {
     const struct uw_rule *rule = &ws->prog.row.reg[n];
     if ((rule->kind == UW_RULE_EXPR || rule->kind == UW_RULE_VAL_EXPR) &&
         wanted(ws, n))
@@ -125,38 +125,53 @@ static UW_ALWAYS_INLINE int apply_rule(struct uw_ws *ws, unsigned n,
  * copies it to r only on success. */
 static UW_NOINLINE int apply_rules(struct uw_ws *ws, struct uw_regs *r) {
   struct uw_regs *out = &ws->out;
-  unsigned n, ra = ws->fde.cie.ra_reg, pc = uw_arch_pc(r->arch);
+  /* Locals, not re-read: out may alias r as far as the compiler knows. */
+  const uw_u8 arch = r->arch;
+  const unsigned ra = ws->fde.cie.ra_reg, pc = uw_arch_pc(arch);
+  const unsigned sp = uw_arch_sp(arch);
+  const uw_u32 regs = uw_all_regs(arch) & ~(1u << pc);
+  const uw_u32 kept = uw_callee_saved(arch) & r->valid;
+  const uw_u64 mask = ws->mask;
+  uw_u32 valid = 0;
+  unsigned n;
   uw_u64 v;
   int rc;
-  out->arch = r->arch;
-  out->flags = ws->fde.cie.signal_frame ? UW_PC_EXACT : 0;
-  out->valid = 0;
   for (n = 0; n < UW_NREGS; n++) {
     out->val[n] = 0;
-    if (!(uw_all_regs(r->arch) >> n & 1u) || n == pc)
+    if (!(regs >> n & 1u))
       continue;
-    if (apply_rule(ws, n, &v) == 0) {
-      out->val[n] = v & ws->mask;
-      out->valid |= 1u << n;
+    /* most registers have no rule: the quick answer, as apply_rule's */
+    if (ws->prog.row.reg[n].kind == UW_RULE_DEFAULT) {
+      if (n == sp)
+        v = ws->cfa;
+      else if (kept >> n & 1u)
+        v = r->val[n];
+      else
+        continue;
+    } else if (apply_rule(ws, n, &v)) {
+      continue;
     }
+    out->val[n] = v & mask;
+    valid |= 1u << n;
   }
   /* the return address column becomes the caller's pc */
   rc = apply_rule(ws, ra, &v);
   if (rc)
     return rc < 0 ? rc : UW_EUNDEF;
-  out->val[pc] = v & ws->mask;
-  out->valid |= 1u << pc;
+  out->val[pc] = v & mask;
+  out->valid = valid | 1u << pc;
+  out->arch = arch;
+  out->flags = ws->fde.cie.signal_frame ? UW_PC_EXACT : 0;
   if (out->val[pc] == 0)
     return UW_END; /* a zero return address also ends the chain */
-  if (out->val[pc] == r->val[pc] &&
-      out->val[uw_arch_sp(r->arch)] == r->val[uw_arch_sp(r->arch)])
+  if (out->val[pc] == r->val[pc] && out->val[sp] == r->val[sp])
     return UW_ENOPROGRESS;
   *r = *out;
   return UW_OK;
 }
 
 void uw_workspace_init(struct uw_workspace *w) {
-  (void)uw_ws_of(w); /* nothing is remembered across steps yet */
+  uw_cie_cache_clear(&uw_ws_of(w)->cies); /* the walk's tables may be new */
 }
 
 int uw_step_ws(const struct uw_object *obj, struct uw_regs *r,
@@ -176,7 +191,8 @@ int uw_step_ws(const struct uw_object *obj, struct uw_regs *r,
     if (obj->table->arch != r->arch)
       return UW_EBADTABLE;
     lookup -= obj->bias;
-    rc = uw_table_find_fde(obj->table, lookup, &ws->s, &ws->fde, &ws->parse);
+    rc = uw_table_find_fde(obj->table, lookup, &ws->s, &ws->fde, &ws->parse,
+                           &ws->cies);
     if (rc == 0) {
       /* the rules in effect at lookup, then the caller's registers */
       if ((rc = uw_cfi_run_in(&ws->prog, &ws->s, &ws->fde, lookup)) ||

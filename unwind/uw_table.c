@@ -85,7 +85,7 @@ void uw_table_section(const struct uw_table *t, int debug_frame,
 
 int uw_table_find_fde(const struct uw_table *t, uw_u64 addr,
                       struct uw_cfi_section *s, struct uw_fde *fde,
-                      struct uw_cursor *scratch) {
+                      struct uw_cursor *scratch, struct uw_cie_cache *cache) {
   long i;
   uw_u32 ref;
   if (addr < t->addr_base || addr - t->addr_base > 0xffffffffu)
@@ -96,7 +96,8 @@ int uw_table_find_fde(const struct uw_table *t, uw_u64 addr,
     return UW_ENOCFI;
   ref = uw_le32(t->fde_index + (uw_u64)i * UW_FDE_ENTRY_SIZE + 4);
   uw_table_section(t, (ref & UW_FDE_REF_DEBUG_FRAME) != 0, s);
-  if (uw_cfi_parse_fde_in(s, ref & ~UW_FDE_REF_DEBUG_FRAME, fde, scratch))
+  if (uw_cfi_parse_fde_in(s, ref & ~UW_FDE_REF_DEBUG_FRAME, fde, scratch,
+                          cache))
     return UW_EBADCFI;
   if (addr < fde->pc_begin || addr >= fde->pc_end)
     return UW_ENOCFI;

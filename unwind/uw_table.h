@@ -38,11 +38,11 @@ void uw_table_section(const struct uw_table *t, int debug_frame,
                       struct uw_cfi_section *s);
 
 /* Finds the FDE covering link-time address addr, parsing it with the
- * scratch cursor. Returns 0, UW_ENOCFI, or UW_EBADCFI when the indexed
- * record does not parse. */
+ * scratch cursor and the CIE cache (may be null). Returns 0, UW_ENOCFI,
+ * or UW_EBADCFI when the indexed record does not parse. */
 int uw_table_find_fde(const struct uw_table *t, uw_u64 addr,
                       struct uw_cfi_section *s, struct uw_fde *fde,
-                      struct uw_cursor *scratch);
+                      struct uw_cursor *scratch, struct uw_cie_cache *cache);
 
 /* Little-endian loads from validated table memory. */
 static inline uw_u32 uw_le32(const uw_u8 *p) {

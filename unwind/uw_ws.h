@@ -12,6 +12,7 @@ struct uw_ws {
   struct uw_cfi_section s;     /* the section of the FDE found for pc */
   struct uw_fde fde;           /* that FDE and its CIE */
   struct uw_cursor parse;      /* the FDE/CIE parser's cursor */
+  struct uw_cie_cache cies;    /* the walk's CIEs (uw_workspace_init) */
   struct uw_cfa_machine prog;  /* its row: the rules in effect at pc */
   struct uw_expr_machine expr; /* its regs and mem: the step's */
   struct uw_regs out;          /* the caller's registers under construction */

@@ -44,7 +44,7 @@ inline Bytes cat(std::initializer_list<Bytes> parts) {
   return out;
 }
 
-// One CIE at offset 0 followed by FDEs, eh_frame style ("zR", pcrel sdata4
+// CIEs, each followed by the FDEs that use it, eh_frame style ("zR", pcrel sdata4
 // pointers) or debug_frame style (absolute addresses).
 class CfiBuilder {
 public:
@@ -79,6 +79,7 @@ public:
       body.insert(body.end(), augdata.begin(), augdata.end());
     }
     body.insert(body.end(), insns.begin(), insns.end());
+    cie_off_ = uint32_t(data_.size()); // later FDEs use this CIE
     record(body);
     has_lsda_ = eh_ && a.find('L') != std::string::npos;
   }
@@ -88,7 +89,7 @@ public:
     uint32_t off = uint32_t(data_.size());
     Bytes body;
     if (eh_) {
-      put_le(body, off + 4, 4); // back to the CIE at 0
+      put_le(body, off + 4 - cie_off_, 4); // back to the last CIE
       uint64_t field = vaddr_ + off + 8;
       put_le(body, uint32_t(pc - field), 4);
       put_le(body, len, 4);
@@ -98,7 +99,7 @@ public:
       put_uleb(body, aug.size());
       body.insert(body.end(), aug.begin(), aug.end());
     } else {
-      put_le(body, 0, 4);
+      put_le(body, cie_off_, 4);
       put_le(body, pc, addr_size_);
       put_le(body, len, addr_size_);
     }
@@ -127,6 +128,7 @@ private:
   }
   bool eh_;
   unsigned addr_size_;
+  uint32_t cie_off_ = 0;
   uint64_t vaddr_;
   bool has_lsda_ = false;
   Bytes data_;

@@ -185,7 +185,7 @@ Result crosscheck(const std::string &path) {
     uw_cfi_section s;
     uw_fde fde;
     uw_cursor scratch;
-    if (uw_table_find_fde(&t, start, &s, &fde, &scratch) != 0) {
+    if (uw_table_find_fde(&t, start, &s, &fde, &scratch, nullptr) != 0) {
       ++res.mismatches;
       continue;
     }

@@ -215,4 +215,103 @@ TEST(Step, TableOfTheOtherArchitectureIsRefused) {
   EXPECT_EQ(f.step(r), UW_EBADTABLE);
 }
 
+// ---- The walk's CIE cache (uw_step_ws). The fixture checks every step
+// against uw_step, whose workspace starts empty each time.
+
+TEST(StepCieCache, ACieProgramThatMovesTheLocationIsNotReused) {
+  Fixture f;
+  // CFA = rsp+8, ra at CFA-8; 4 bytes into each function: CFA = rsp+16
+  f.cfi.cie("zR", {0x0c, 7, 8, 0x80 | 16, 1, 0x44, 0x0e, 16});
+  f.cfi.fde(0x4000, 0x10, {});
+  f.cfi.fde(0x5000, 0x10, {});
+  f.finish();
+  f.stack.put(0x7008, 0x5003, 8); // ra of the first frame (CFA 0x7010)
+  f.stack.put(0x7010, 0x6000, 8); // ra of the second (CFA 0x7018)
+  uw_regs r = x86_64_regs(0x4008, 0x7000); // past the advance
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x7010u);
+  ASSERT_EQ(uw_pc(&r), 0x5003u);
+  // looked up at 0x5002, before the advance: the CIE's row there differs
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x7018u) << "CFA = rsp+8 before 0x5004";
+  EXPECT_EQ(uw_pc(&r), 0x6000u);
+  EXPECT_EQ(f.step(r), UW_ENOCFI);
+}
+
+TEST(StepCieCache, ACieProgramThatLeavesARememberedStateIsNotReused) {
+  Fixture f;
+  // CFA = rsp+8, ra at CFA-8, remembered; then CFA = rsp+32. Each FDE
+  // restores the remembered state, which must exist in every step.
+  f.cfi.cie("zR", {0x0c, 7, 8, 0x80 | 16, 1, 0x0a, 0x0e, 32});
+  f.cfi.fde(0x4000, 0x10, {0x0b});
+  f.cfi.fde(0x5000, 0x10, {0x0b});
+  f.finish();
+  f.stack.put(0x7000, 0x5005, 8);
+  f.stack.put(0x7008, 0x9000, 8);
+  uw_regs r = x86_64_regs(0x4004, 0x7000);
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x7008u);
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x7010u);
+  EXPECT_EQ(uw_pc(&r), 0x9000u);
+}
+
+TEST(StepCieCache, MoreCiesThanSlotsInOneWalk) {
+  Fixture f;
+  // CIE i: CFA = rsp + 8(i+1), ra at CFA-8; FDE i at 0x4000 + 0x100 i.
+  const unsigned kCies = 2 * UW_CIE_CACHE + 1;
+  for (unsigned i = 0; i < kCies; ++i) {
+    Bytes insns = {0x0c, 7};
+    put_uleb(insns, 8 * (i + 1));
+    insns.insert(insns.end(), {0x80 | 16, 1});
+    f.cfi.cie("zR", insns);
+    f.cfi.fde(0x4000 + 0x100 * i, 0x10, {});
+  }
+  f.finish();
+  // A 3-lap walk through every function; the last return address is 0.
+  const unsigned kFrames = 3 * kCies;
+  uint64_t sp = 0x10000;
+  for (unsigned k = 0; k < kFrames; ++k) {
+    unsigned i = k % kCies, caller = (k + 1) % kCies;
+    uint64_t cfa = sp + 8 * (i + 1);
+    f.stack.put(cfa - 8, k + 1 < kFrames ? 0x4000 + 0x100 * caller + 5 : 0, 8);
+    sp = cfa;
+  }
+  uw_regs r = x86_64_regs(0x4004, 0x10000);
+  sp = 0x10000;
+  for (unsigned k = 0; k + 1 < kFrames; ++k) {
+    ASSERT_EQ(f.step(r), UW_OK) << "frame " << k;
+    sp += 8 * (k % kCies + 1);
+    EXPECT_EQ(r.val[UW_X86_64_SP], sp) << "frame " << k;
+  }
+  EXPECT_EQ(f.step(r), UW_END);
+}
+
+TEST(StepCieCache, WorkspaceInitForgetsTheTablesOfTheLastWalk) {
+  // The same table memory holds a different table in the next walk, as
+  // when a module's tables are replaced: uw_workspace_init() is what makes
+  // the new CIE be read.
+  Fixture f;
+  f.cfi.cie("zR", {0x0c, 7, 8, 0x80 | 16, 1}); // CFA = rsp+8
+  f.cfi.fde(0x4000, 0x10, {});
+  f.finish();
+  f.stack.put(0x7000, 0x5000, 8);
+  uw_regs r = x86_64_regs(0x4004, 0x7000);
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x7008u);
+
+  CfiBuilder other(true, 8, kEhVaddr);
+  other.cie("zR", {0x0c, 7, 16, 0x80 | 16, 2}); // CFA = rsp+16, ra at CFA-16
+  other.fde(0x4000, 0x10, {});
+  Bytes blob = make_table(other, UW_ARCH_X86_64, kEhVaddr);
+  ASSERT_EQ(blob.size(), f.blob.size());
+  std::memcpy(f.blob.data(), blob.data(), blob.size());
+  ASSERT_EQ(uw_table_open(&f.table, f.blob.data(), uint32_t(f.blob.size())), 0);
+  uw_workspace_init(&f.ws);
+  r = x86_64_regs(0x4004, 0x7000);
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x7010u);
+  EXPECT_EQ(uw_pc(&r), 0x5000u);
+}
+
 } // namespace
