@@ -26,6 +26,7 @@
 #include <linux/shm.h>
 #include <linux/compat.h>
 #include <linux/zlib.h>
+#include "uw_pack.h"
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
@@ -204,11 +205,14 @@ static void stp_tf_match_tracepoint(struct tracepoint *tp, void *priv)
 
 /* ---- session start and stop ---- */
 
-/* Inflates u's zlib blob into u->raw (u->raw_len bytes exactly); `ws` is a
+/* Inflates u's zlib blob into u->raw (u->raw_len bytes exactly) and undoes
+ * the translator's uw_pack() (unwind/uw_pack.h); `ws` is a
  * zlib_inflate_workspacesize() workspace. False if it is not exactly that. */
 static bool stp_uobject_inflate(struct stp_uobject *u, void *ws)
 {
 	struct z_stream_s z = { .workspace = ws };
+	void *scratch;
+	uw_u32 scratch_len;
 	int rc;
 
 	u->raw = kvmalloc(u->raw_len, GFP_KERNEL);
@@ -220,7 +224,17 @@ static bool stp_uobject_inflate(struct stp_uobject *u, void *ws)
 	z.avail_out = u->raw_len;
 	rc = zlib_inflate(&z, Z_FINISH);
 	zlib_inflateEnd(&z);
-	return rc == Z_STREAM_END && z.total_out == u->raw_len;
+	if (rc != Z_STREAM_END || z.total_out != u->raw_len)
+		return false;
+	scratch_len = uw_pack_scratch_size(u->raw, u->raw_len);
+	if (!scratch_len) /* not a table: uw_table_open() says so */
+		return true;
+	scratch = kvmalloc(scratch_len, GFP_KERNEL);
+	if (!scratch)
+		return false;
+	uw_unpack(u->raw, u->raw_len, scratch);
+	kvfree(scratch);
+	return true;
 }
 
 static void stp_uobjects_open(void)

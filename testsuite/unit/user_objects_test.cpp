@@ -7,6 +7,8 @@
 
 extern "C" {
 #include "unwind.h"
+#include "uw_pack.h"
+#include "uw_table.h"
 }
 
 #include <gtest/gtest.h>
@@ -17,6 +19,7 @@ extern "C" {
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <random>
 #include <sstream>
 #include <zlib.h>
 
@@ -339,17 +342,107 @@ TEST(UserTables, SystemLibraryTableOpensAndNamesItsFunctions) {
   EXPECT_EQ(t->hash.size(), 32u);
 }
 
-TEST(UserTables, ModuleCarriesTheTableZlibCompressed) {
-  // The runtime inflates `packed` (zlib format, runtime/task/task_finder.c)
-  // and must get the very table back.
-  std::string libc = real("/lib/x86_64-linux-gnu/libc.so.6");
+// What the runtime does with a module's blob (runtime/task/task_finder.c).
+std::vector<uint8_t> unpack_in_module(const std::vector<uint8_t> &packed, size_t raw_len) {
+  std::vector<uint8_t> raw(raw_len);
+  uLongf len = raw.size();
+  EXPECT_EQ(uncompress(raw.data(), &len, packed.data(), packed.size()), Z_OK);
+  EXPECT_EQ(len, raw_len);
+  std::vector<uint8_t> scratch(uw_pack_scratch_size(raw.data(), static_cast<uw_u32>(raw_len)));
+  if (!scratch.empty())
+    uw_unpack(raw.data(), static_cast<uw_u32>(raw_len), scratch.data());
+  return raw;
+}
+
+TEST(UserTables, ModuleCarriesTheTablePackedAndCompressed) {
+  // The runtime must get the very table back, for programs and libraries
+  // of both classes.
+  std::vector<std::string> objects = {"/lib/x86_64-linux-gnu/libc.so.6",
+                                      "/lib64/ld-linux-x86-64.so.2", "/bin/ls",
+                                      "/lib/i386-linux-gnu/libc.so.6", "/lib/ld-linux.so.2"};
+  for (const auto &o : objects) {
+    std::string path = real(o), err;
+    auto t = build_user_table({path, path, "-d", true}, Sysroot(), err);
+    ASSERT_TRUE(t) << path << ": " << err;
+    EXPECT_LT(t->packed.size(), t->blob.size() / 2) << path;
+    EXPECT_TRUE(unpack_in_module(t->packed, t->blob.size()) == t->blob) << path;
+    // Packing alone changes the arrays (else it would gain nothing).
+    std::vector<uint8_t> p = t->blob, scratch(uw_pack_scratch_size(p.data(), p.size()));
+    ASSERT_EQ(uw_pack(p.data(), static_cast<uw_u32>(p.size()), scratch.data()), 0);
+    EXPECT_FALSE(p == t->blob) << path;
+  }
+}
+
+TEST(UserTables, PackingIsReversibleForAnyBlob) {
+  // Hostile blobs: a table header whose arrays lie anywhere (overlapping
+  // each other), random bytes, .eh_frame records of any length; and blobs
+  // whose header fails the checks, which neither direction touches.
+  std::mt19937 rng(11);
+  auto u32 = [&](uint32_t max) { return static_cast<uint32_t>(rng() % (max + 1)); };
+  for (int round = 0; round < 20000; ++round) {
+    uint32_t len = UW_TABLE_HEADER_SIZE + u32(600);
+    std::vector<uint8_t> b(len);
+    for (auto &x : b)
+      x = static_cast<uint8_t>(rng() % 4 == 0 ? rng() : rng() % 24);
+    auto put = [&](uint32_t off, uint32_t v) {
+      for (int i = 0; i < 4; ++i)
+        b[off + i] = static_cast<uint8_t>(v >> (8 * i));
+    };
+    put(UW_HDR_MAGIC, round % 50 ? UW_TABLE_MAGIC : rng());
+    uint32_t body = len - UW_TABLE_HEADER_SIZE;
+    uint32_t fdes = u32(body / 8), syms = u32(body / 12);
+    put(UW_HDR_FDE_COUNT, round % 37 ? fdes : rng());
+    put(UW_HDR_FDE_INDEX, UW_TABLE_HEADER_SIZE + u32(body - fdes * 8) - (round % 41 ? 0 : 4));
+    put(UW_HDR_SYM_COUNT, syms);
+    put(UW_HDR_SYMS, UW_TABLE_HEADER_SIZE + u32(body - syms * 12));
+    uint32_t eh_len = u32(body);
+    uint32_t eh_off = UW_TABLE_HEADER_SIZE + u32(body - eh_len);
+    put(UW_HDR_EH_FRAME, eh_off);
+    put(UW_HDR_EH_FRAME_LEN, eh_len);
+    // Records of plausible lengths, CIEs (id 0), back pointers, and the id
+    // whose image would be 0 (pos + 1).
+    for (uint32_t o = 0; round % 2 && o + 12 <= eh_len;) {
+      uint32_t rec = 8 + u32(20), pos = o + 4;
+      uint32_t ids[] = {0, pos, pos + 1, u32(pos), static_cast<uint32_t>(rng())};
+      put(eh_off + o, std::min(rec, eh_len - o - 4));
+      put(eh_off + pos, ids[u32(4)]);
+      o += 4 + rec;
+    }
+    const std::vector<uint8_t> original = b;
+    uint32_t n = uw_pack_scratch_size(b.data(), len);
+    std::vector<uint8_t> scratch(n ? n : 1);
+    int packed = uw_pack(b.data(), len, scratch.data());
+    EXPECT_EQ(packed == 0, n != 0);
+    if (packed != 0) {
+      EXPECT_TRUE(b == original) << "round " << round;
+    }
+    uw_unpack(b.data(), len, scratch.data());
+    ASSERT_TRUE(b == original) << "round " << round;
+  }
+}
+
+TEST_F(Scratch, TableCacheIsKeyedByTheObjectsContents) {
+  write("a.c", "int f(int x) { return x + 1; }\n");
+  write("b.c", "int f(int x) { return x + 2; }\nint g(int x) { return x * 5; }\n");
+  std::string so = dir_ + "/lib.so", cache = dir_ + "/uwtables";
+  cc("-O2 -shared -fPIC -o " + so + " " + dir_ + "/a.c");
+  UserObject obj{so, so, "-d", true};
   std::string err;
-  auto t = build_user_table({libc, libc, "-d", true}, Sysroot(), err);
-  ASSERT_TRUE(t) << err;
-  EXPECT_LT(t->packed.size(), t->blob.size() / 2);
-  std::vector<uint8_t> back(t->blob.size());
-  uLongf len = back.size();
-  ASSERT_EQ(uncompress(back.data(), &len, t->packed.data(), t->packed.size()), Z_OK);
-  EXPECT_EQ(len, t->blob.size());
-  EXPECT_TRUE(back == t->blob);
+  auto first = build_user_table(obj, Sysroot(), err, kDefaultDebugRoot, cache);
+  ASSERT_TRUE(first) << err;
+  EXPECT_FALSE(first->from_cache);
+  auto again = build_user_table(obj, Sysroot(), err, kDefaultDebugRoot, cache);
+  ASSERT_TRUE(again) << err;
+  EXPECT_TRUE(again->from_cache);
+  EXPECT_TRUE(again->packed == first->packed);
+  EXPECT_EQ(again->hash, first->hash);
+  EXPECT_EQ(again->table_bytes, first->table_bytes);
+  EXPECT_EQ(again->stats.fdes, first->stats.fdes);
+  EXPECT_EQ(again->stats.symbols, first->stats.symbols);
+  // The same path with other contents (a rebuilt library) is a miss.
+  cc("-O2 -shared -fPIC -o " + so + " " + dir_ + "/b.c");
+  auto changed = build_user_table(obj, Sysroot(), err, kDefaultDebugRoot, cache);
+  ASSERT_TRUE(changed) << err;
+  EXPECT_FALSE(changed->from_cache);
+  EXPECT_NE(changed->hash, first->hash);
 }

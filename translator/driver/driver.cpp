@@ -109,7 +109,8 @@ bool Driver::find_user_objects() {
 bool Driver::build_user_tables() {
   for (const UserObject &u : user_objects_) {
     std::string err;
-    auto t = build_user_table(u, *sysroot_, err);
+    auto t = build_user_table(u, *sysroot_, err, kDefaultDebugRoot,
+                              opts_.disable_cache ? "" : default_table_cache_dir());
     if (!t) {
       diag_.error("cannot build the unwind table of '" + u.target_path + "': " + err);
       continue;
@@ -117,10 +118,10 @@ bool Driver::build_user_tables() {
     if (opts_.verbose)
       std::fprintf(stderr,
                    "Pass 3: unwind data for %s: %zu bytes, %zu compressed (%zu FDEs, %zu "
-                   "symbols%s%s)\n",
-                   t->target_path.c_str(), t->stats.table_bytes, t->packed.size(), t->stats.fdes,
+                   "symbols%s%s)%s\n",
+                   t->target_path.c_str(), t->table_bytes, t->packed.size(), t->stats.fdes,
                    t->stats.symbols, t->debug_file.empty() ? "" : ", symbols of ",
-                   t->debug_file.c_str());
+                   t->debug_file.c_str(), t->from_cache ? ", cached" : "");
     user_tables_.push_back(std::move(*t));
   }
   return diag_.errors() == 0;
@@ -197,7 +198,7 @@ bool Driver::pass3_translate() {
     return false;
   std::vector<codegen::EmbeddedTable> embedded;
   for (const UserTable &t : user_tables_)
-    embedded.push_back({t.target_path, t.packed.size(), t.blob.size(), t.hash});
+    embedded.push_back({t.target_path, t.packed.size(), t.table_bytes, t.hash});
   c_source_ = codegen::translate_program(program_, diag_, embedded);
   if (diag_.errors())
     return false;

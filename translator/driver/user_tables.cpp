@@ -3,19 +3,90 @@
 #include "build/content_hash.h"
 #include "symtab/elf_image.h"
 
+extern "C" {
+#include "uw_pack.h"
+}
+
+#include "util/systemtap_dir.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string_view>
+#include <unistd.h>
 #include <zlib.h>
 
 namespace stap {
 
-std::vector<uint8_t> zlib_pack(const std::vector<uint8_t> &bytes) {
-  uLongf len = compressBound(bytes.size());
-  std::vector<uint8_t> out(len);
-  if (compress2(out.data(), &len, bytes.data(), bytes.size(), Z_BEST_COMPRESSION) != Z_OK)
+std::vector<uint8_t> pack_for_module(const std::vector<uint8_t> &table) {
+  std::vector<uint8_t> packed = table;
+  auto len = static_cast<uw_u32>(packed.size());
+  std::vector<uint8_t> scratch(uw_pack_scratch_size(packed.data(), len));
+  if (!scratch.empty())
+    uw_pack(packed.data(), len, scratch.data());
+  uLongf out_len = compressBound(packed.size());
+  std::vector<uint8_t> out(out_len);
+  if (compress2(out.data(), &out_len, packed.data(), packed.size(), Z_BEST_COMPRESSION) != Z_OK)
     return {};
-  out.resize(len);
+  out.resize(out_len);
   return out;
 }
+
+std::string default_table_cache_dir() { return systemtap_dir() + "/uwtables"; }
+
+namespace {
+
+// Bump when the table builder (translator/symtab), the symbol choice or
+// uw_pack() change what a cached entry would hold.
+constexpr const char *kTableCacheVersion = "uwt1+pack1+zlib9 2026-11-25";
+
+// An entry: one line "RAW_LEN HASH FDES SYMBOLS DEBUG_FILE", then the
+// packed bytes.
+std::string entry_path(const std::string &dir, const std::string &key) {
+  return dir + "/" + key.substr(0, 2) + "/" + key + ".uwz";
+}
+
+bool read_entry(const std::string &path, UserTable &t) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  if (!in || !std::getline(in, line))
+    return false;
+  std::istringstream fields(line);
+  size_t fdes = 0, syms = 0;
+  std::string debug;
+  if (!(fields >> t.table_bytes >> t.hash >> fdes >> syms))
+    return false;
+  std::getline(fields >> std::ws, debug);
+  t.debug_file = debug == "-" ? "" : debug;
+  t.packed.assign(std::istreambuf_iterator<char>(in), {});
+  t.stats.fdes = fdes;
+  t.stats.symbols = syms;
+  t.stats.table_bytes = t.table_bytes;
+  return t.hash.size() == 32 && !t.packed.empty();
+}
+
+void write_entry(const std::string &path, const UserTable &t) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  std::string tmp = path + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << t.table_bytes << " " << t.hash << " " << t.stats.fdes << " " << t.stats.symbols << " "
+        << (t.debug_file.empty() ? "-" : t.debug_file) << "\n";
+    out.write(reinterpret_cast<const char *>(t.packed.data()),
+              static_cast<std::streamsize>(t.packed.size()));
+    if (!out) {
+      std::remove(tmp.c_str());
+      return;
+    }
+  }
+  std::filesystem::rename(tmp, path, ec); // concurrent writers: the last one wins
+  if (ec)
+    std::remove(tmp.c_str());
+}
+
+} // namespace
 
 std::string find_debug_file(const std::string &build_id, const Sysroot &sysroot,
                             const std::string &debug_root) {
@@ -28,15 +99,30 @@ std::string find_debug_file(const std::string &build_id, const Sysroot &sysroot,
 }
 
 std::optional<UserTable> build_user_table(const UserObject &obj, const Sysroot &sysroot,
-                                          std::string &err, const std::string &debug_root) {
+                                          std::string &err, const std::string &debug_root,
+                                          const std::string &cache_dir) {
   auto elf = symtab::ElfImage::open_file(obj.host_path, err);
   if (!elf)
     return std::nullopt;
   UserTable t;
   t.target_path = obj.target_path;
+  std::string debug = find_debug_file(elf->build_id(), sysroot, debug_root);
+  std::string cached;
+  if (!cache_dir.empty()) {
+    build::ContentHash key;
+    key.add(kTableCacheVersion).add_file(obj.host_path);
+    if (!debug.empty())
+      key.add(debug).add_file(sysroot.host_path(debug));
+    cached = entry_path(cache_dir, key.hex());
+    if (read_entry(cached, t)) {
+      t.from_cache = true;
+      return t;
+    }
+    t = UserTable{};
+    t.target_path = obj.target_path;
+  }
   symtab::TableOptions opts;
-  if (std::string debug = find_debug_file(elf->build_id(), sysroot, debug_root);
-      !debug.empty()) {
+  if (!debug.empty()) {
     std::string debug_err;
     auto dbg = symtab::ElfImage::open_file(sysroot.host_path(debug), debug_err);
     // A debuginfo file of another object (a stale link) would name wrong
@@ -51,7 +137,8 @@ std::optional<UserTable> build_user_table(const UserObject &obj, const Sysroot &
   t.blob = symtab::build_unwind_table(*elf, err, &t.stats, opts);
   if (t.blob.empty())
     return std::nullopt;
-  t.packed = zlib_pack(t.blob);
+  t.table_bytes = t.blob.size();
+  t.packed = pack_for_module(t.blob);
   if (t.packed.empty()) {
     err = "cannot compress the table";
     return std::nullopt;
@@ -59,6 +146,8 @@ std::optional<UserTable> build_user_table(const UserObject &obj, const Sysroot &
   t.hash = build::ContentHash()
                .add(std::string_view(reinterpret_cast<const char *>(t.blob.data()), t.blob.size()))
                .hex();
+  if (!cached.empty())
+    write_entry(cached, t);
   return t;
 }
 

@@ -19,10 +19,12 @@ namespace stap {
 struct UserTable {
   std::string target_path;
   std::string debug_file; // the separate debuginfo file used (target path), or ""
-  std::vector<uint8_t> blob;   // the table
-  std::vector<uint8_t> packed; // what the module carries: `blob`, zlib-compressed
+  std::vector<uint8_t> blob;   // the table (empty when it came from the cache)
+  size_t table_bytes = 0;      // its length
+  std::vector<uint8_t> packed; // what the module carries: pack_for_module(blob)
   std::string hash;       // content hash of `blob`: part of the module's cache key
-  symtab::TableStats stats;
+  symtab::TableStats stats;    // fdes and symbols (also from the cache)
+  bool from_cache = false;
 };
 
 inline const char *const kDefaultDebugRoot = "/usr/lib/debug";
@@ -32,14 +34,22 @@ inline const char *const kDefaultDebugRoot = "/usr/lib/debug";
 std::string find_debug_file(const std::string &build_id, const Sysroot &sysroot,
                             const std::string &debug_root = kDefaultDebugRoot);
 
-// The module carries each table zlib-compressed (level 9: 2.5-3x smaller,
-// the .eh_frame copies compress well); the runtime inflates it at session
-// start (runtime/task/task_finder.c). The table format itself is unchanged.
-std::vector<uint8_t> zlib_pack(const std::vector<uint8_t> &bytes);
+// What the module carries of a table: uw_pack()ed (unwind/uw_pack.h: a
+// reversible transform that helps compression), then zlib-compressed (level
+// 9): 2.5-4x smaller than the table. The runtime inflates and unpacks it at
+// session start (runtime/task/task_finder.c). The table format is unchanged.
+std::vector<uint8_t> pack_for_module(const std::vector<uint8_t> &table);
 
-// Builds the table of `obj`; nothing with `err` set when it cannot.
+// Builds the table of `obj`; nothing with `err` set when it cannot. With a
+// `cache_dir` ($SYSTEMTAP_DIR/uwtables), a table made before from the same
+// object and debuginfo file (content hashes) is taken from there instead:
+// packing and compressing libc takes about 100 ms, hashing it a few.
 std::optional<UserTable> build_user_table(const UserObject &obj, const Sysroot &sysroot,
                                           std::string &err,
-                                          const std::string &debug_root = kDefaultDebugRoot);
+                                          const std::string &debug_root = kDefaultDebugRoot,
+                                          const std::string &cache_dir = "");
+
+// The table cache's directory: $SYSTEMTAP_DIR/uwtables.
+std::string default_table_cache_dir();
 
 } // namespace stap
