@@ -225,7 +225,17 @@ int uw_cfi_parse_fde_in(const struct uw_cfi_section *s, uw_u32 off,
   }
   c->p = s->data + fields;
   c->end = s->data + next;
-  if (s->is_eh) {
+  if (s->is_eh && fde->cie.fde_enc == 0x1b && uw_left(c) >= 8) {
+    /* pcrel sdata4, what GCC and clang emit: decoded here, as
+     * uw_get_encoded would, without the call */
+    uw_u64 at = s->vaddr + fields;
+    fde->pc_begin = at + (uw_u64)(uw_s64)(uw_s32)uw_get_u32(c);
+    range = (uw_u64)(uw_s64)(uw_s32)uw_get_u32(c);
+    if (fde->cie.addr_size == 4) {
+      fde->pc_begin &= 0xffffffffu;
+      range &= 0xffffffffu;
+    }
+  } else if (s->is_eh) {
     if (uw_get_encoded(c, fde->cie.fde_enc, fde->cie.addr_size, 0,
                        &fde->pc_begin) ||
         uw_get_encoded(c, (uw_u8)(fde->cie.fde_enc & 0x0f),
