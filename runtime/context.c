@@ -142,10 +142,10 @@ static void stp_report_error(struct stp_context *c)
  * a handler (an interrupt, an NMI) is skipped and counted, never nested.
  * `entry_data`: a kretprobe call's @entry values (or NULL).
  * `kprobe_addr`: a kprobe's probed address (its regs->ip is one past it
- * on x86), 0 for other probes.
+ * on x86), or a kretprobe's (then `kreturn`); 0 for other probes.
  * Returns whether the handler ran. */
 static bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
-			       void *entry_data, unsigned long kprobe_addr)
+			       void *entry_data, unsigned long kprobe_addr, bool kreturn)
 {
 	unsigned long flags;
 	struct stp_context *c;
@@ -163,6 +163,7 @@ static bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
 	c->probe = p;
 	c->regs = regs;
 	c->kprobe_addr = kprobe_addr;
+	c->kreturn = kreturn;
 	c->entry_data = entry_data;
 	c->actions = 0;
 	c->last_error = NULL;
@@ -189,7 +190,7 @@ out:
 
 static void stp_run_probe(const struct stp_probe *p)
 {
-	stp_run_probe_data(p, NULL, NULL, 0);
+	stp_run_probe_data(p, NULL, NULL, 0, false);
 }
 
 /* Event probes (timers, kprobes...) run only while the session runs:
@@ -198,18 +199,18 @@ static void stp_run_probe(const struct stp_probe *p)
  * rounds), not while the end probes run.
  * `regs` (or NULL) is what $return and friends read. */
 static bool stp_run_event_probe_data(const struct stp_probe *p, struct pt_regs *regs,
-				     void *entry_data, unsigned long kprobe_addr)
+				     void *entry_data, unsigned long kprobe_addr, bool kreturn)
 {
 	if (likely(stp_session_state() == STP_SESSION_RUNNING &&
 		   !atomic_read(&stp_exit_requested) &&
 		   !atomic_read(&stp_session_failed)))
-		return stp_run_probe_data(p, regs, entry_data, kprobe_addr);
+		return stp_run_probe_data(p, regs, entry_data, kprobe_addr, kreturn);
 	return false;
 }
 
 static void stp_run_event_probe_regs(const struct stp_probe *p, struct pt_regs *regs)
 {
-	stp_run_event_probe_data(p, regs, NULL, 0);
+	stp_run_event_probe_data(p, regs, NULL, 0, false);
 }
 
 static void stp_run_event_probe(const struct stp_probe *p)

@@ -68,7 +68,8 @@ struct stp_context {
 	atomic_t busy;                  /* reentrancy guard */
 	const struct stp_probe *probe;  /* the probe being run */
 	struct pt_regs *regs;           /* of the kprobe that fired, else NULL */
-	unsigned long kprobe_addr;      /* a kprobe's probed address, else 0 */
+	unsigned long kprobe_addr;      /* a kprobe's or kretprobe's probed address, else 0 */
+	bool kreturn;                   /* a kretprobe: the probed function is returning */
 	void *entry_data;               /* kretprobe call's @entry values, else NULL */
 	long actions;                   /* statements executed (MAXACTION) */
 	const char *last_error;         /* set by a failing operation */

@@ -5,7 +5,7 @@
 static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct stp_kprobe *k = container_of(kp, struct stp_kprobe, kp);
-	stp_run_event_probe_data(k->probe, regs, NULL, (unsigned long)kp->addr);
+	stp_run_event_probe_data(k->probe, regs, NULL, (unsigned long)kp->addr, false);
 	return 0;
 }
 
@@ -17,13 +17,14 @@ static int stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *re
 {
 	struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, krp);
 	memset(ri->data, 0, k->entry_data_size);
-	return stp_run_event_probe_data(k->entry, regs, ri->data, 0) ? 0 : 1;
+	return stp_run_event_probe_data(k->entry, regs, ri->data, (unsigned long)k->krp.kp.addr, false) ? 0 : 1;
 }
 
 static int stp_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, krp);
-	stp_run_event_probe_data(k->probe, regs, k->entry ? ri->data : NULL, 0);
+	stp_run_event_probe_data(k->probe, regs, k->entry ? ri->data : NULL,
+				 (unsigned long)k->krp.kp.addr, true);
 	return 0;
 }
 

@@ -30,7 +30,8 @@ static struct stp_kstack *stp_kstack_walk(struct stp_context *c)
 	/* frame 0: the probed instruction (a kprobe's regs->ip is one past
 	 * its first byte), or where timer.profile interrupted the kernel */
 	if (regs)
-		k->pc[k->n++] = c->kprobe_addr ? c->kprobe_addr : instruction_pointer(regs);
+		k->pc[k->n++] = c->kprobe_addr && !c->kreturn ? c->kprobe_addr
+							       : instruction_pointer(regs);
 	for (unwind_start(&state, current, regs, NULL); !unwind_done(&state);
 	     unwind_next_frame(&state)) {
 		unsigned long addr = unwind_get_return_address(&state);
@@ -116,13 +117,22 @@ void stp_kstack_print(struct stp_context *c, char *str, enum stp_sym_form form)
 	if (str)
 		str[0] = '\0';
 	k = stp_kstack_walk(c);
+	/* at a kretprobe 4.8's full form first says which function returns */
+	if (c->kreturn && c->kprobe_addr && form == STP_SYM_FULL && k->n) {
+		stp_sink_printf(&o, "Returning from: ");
+		stp_ksym_lookup(&s, k->symbuf, sizeof(k->symbuf), c->kprobe_addr, false);
+		stp_sym_emit(&o, &s, form);
+		stp_sink_printf(&o, "Returning to  : ");
+	}
 	for (i = 0; i < k->n; i++) {
 		if (form == STP_SYM_HEX) {
 			s.addr = k->pc[i];
 		} else {
 			/* frame 0 of a probe with registers is the probed
-			 * instruction; the others are return addresses */
-			stp_ksym_lookup(&s, k->symbuf, sizeof(k->symbuf), k->pc[i], i > 0 || !c->regs);
+			 * instruction (a kretprobe's: where the function
+			 * returns to); the others are return addresses */
+			stp_ksym_lookup(&s, k->symbuf, sizeof(k->symbuf), k->pc[i],
+					i > 0 || !c->regs || c->kreturn);
 		}
 		stp_sym_emit(&o, &s, form);
 	}
