@@ -111,6 +111,31 @@ TEST(ParseDecl, GlobalsWithInitializersSizesAndWrapping) {
             "<input>:1:1: error: a probe cannot be private");
 }
 
+// Each verdict checked against SystemTap 4.8 (`stap -p1`): all rejected there
+// at pass 1, at the same token.
+TEST(ParseDecl, AGlobalOrParameterIsDeclaredOnceAndOnlyScalarsAreInitialized) {
+  EXPECT_EQ(first_error("global a; global a"),
+            "<input>:1:18: error: global 'a' is declared twice");
+  EXPECT_EQ(first_error("global a, a"), "<input>:1:11: error: global 'a' is declared twice");
+  EXPECT_EQ(first_error("private a; private a"),
+            "<input>:1:20: error: global 'a' is declared twice");
+  EXPECT_EQ(first_error("global a; private a"),
+            "<input>:1:19: error: global 'a' is declared both private and not private");
+  EXPECT_EQ(first_error("private a; global a"),
+            "<input>:1:19: error: global 'a' is declared both private and not private");
+  EXPECT_EQ(first_error("function f(x:long, y, x:string) { }"),
+            "<input>:1:23: error: parameter 'x' is declared twice");
+  EXPECT_EQ(first_error("global a[10] = 42"),
+            "<input>:1:14: error: only a scalar global can have an initializer");
+  EXPECT_EQ(first_error("global a%[10] = 1"),
+            "<input>:1:15: error: only a scalar global can have an initializer");
+  // The accepted neighbours: other names, a function and a global of one
+  // name, a parameter named as a global, initialized scalars beside arrays.
+  EXPECT_EQ(parse_text("global a, b = 1, c[10]\nprivate d\nfunction a(b, c) { }\n"
+                       "function f(a) { }").errors,
+            "");
+}
+
 TEST(ParseDecl, EachBrokenDeclarationIsReportedOnceAndTheRestStillParses) {
   Parsed p = parse_text("probe begin { x = }\nfunction f( { }\nglobal ok\nprobe end { y = 1 + }\n"
                         "probe error { }");

@@ -183,6 +183,10 @@ const auto function_type = [](auto &ctx) {
 };
 const auto function_param = [](auto &ctx) {
   const Token *name = at_c<0>(_attr(ctx));
+  // As SystemTap 4.8 (pass 1): a parameter name may appear once.
+  for (const VarDecl *earlier : _val(ctx)->params)
+    if (earlier->name == name->text)
+      throw ParseError{name, "parameter '" + name->text + "' is declared twice"};
   auto *v = state(ctx).template make<VarDecl>(name);
   v->name = name->text;
   if (auto &t = at_c<1>(_attr(ctx))) {
@@ -212,6 +216,14 @@ const auto function_done = [](auto &ctx) {
 const auto global_start = [](auto &ctx) {
   ParseState &st = state(ctx);
   const Token *name = _attr(ctx);
+  // As SystemTap 4.8 (pass 1): a global is declared once per file, and
+  // `private` cannot be added to (or dropped from) it by a second one.
+  for (const GlobalDecl *earlier : st.file->globals)
+    if (earlier->name == name->text)
+      throw ParseError{name, earlier->is_private == (st.private_kw != nullptr)
+                                 ? "global '" + name->text + "' is declared twice"
+                                 : "global '" + name->text +
+                                       "' is declared both private and not private"};
   auto *g = st.make<GlobalDecl>(name);
   g->name = name->text;
   g->is_private = st.private_kw != nullptr;
@@ -228,6 +240,12 @@ const auto global_size = [](auto &ctx) {
   if (t->number <= 0)
     throw ParseError{t, "array size must be positive"};
   _val(ctx)->size = n;
+};
+// As SystemTap 4.8 (pass 1): arrays start empty; only a scalar has an
+// initial value.
+const auto global_init_op = [](auto &ctx) {
+  if (_val(ctx)->array)
+    throw ParseError{_attr(ctx), "only a scalar global can have an initializer"};
 };
 const auto global_init = [](auto &ctx) { _val(ctx)->init = _attr(ctx); };
 const auto global_done = [](auto &ctx) {
@@ -256,6 +274,7 @@ const auto embedded_tok = any_token(TokKind::Embedded, "embedded code");
 const auto minus_tok = ops("'-'", "-");
 const auto mark_tok = ops("'?' or '!'", "?", "!");
 const auto alias_tok = ops("'=' or '+='", "=", "+=");
+const auto init_tok = ops("'='", "=");
 
 // ---------------------------------------------------------------- rules
 
@@ -309,7 +328,7 @@ const auto function_decl_def =
 // global_var = identifier ['%'] ['[' number ']' ['%']] ['=' literal]
 const auto global_var_def = identifier[global_start] > -p("%")[global_wrap] >
                             -(p("[")[global_array] > number_tok[global_size] > p("]") >
-                              -p("%")[global_wrap]) > -(p("=") > literal[global_init]);
+                              -p("%")[global_wrap]) > -(init_tok[global_init_op] > literal[global_init]);
 const auto globals = global_var[global_done] > *(p(",") > global_var[global_done]) > -p(";");
 
 // declaration = probe | ['private'] function | ['private'] 'global' globals
