@@ -224,8 +224,19 @@ static int stp_et_name_cmp(const struct stp_et_sym *a, const struct stp_et_sym *
 	return a->name_len == b->name_len ? 0 : a->name_len < b->name_len ? -1 : 1;
 }
 
-/* By address, then the preferred symbol first: sized, from .symtab,
- * global over weak over local, shorter name, then by name. */
+/* "name@VERSION": a symbol-version alias of an unversioned symbol. */
+static int stp_et_versioned(const struct stp_et_sym *s)
+{
+	uw_u32 i;
+	for (i = 0; i < s->name_len; i++)
+		if (s->name[i] == '@')
+			return 1;
+	return 0;
+}
+
+/* By address, then the preferred symbol first: sized, unversioned, from
+ * .symtab, global over weak over local, shorter name, then by name (as
+ * translator/symtab/symbol_index.cpp). */
 static int stp_et_sym_less(const void *pa, const void *pb)
 {
 	const struct stp_et_sym *a = pa, *b = pb;
@@ -233,6 +244,8 @@ static int stp_et_sym_less(const void *pa, const void *pb)
 		return a->value < b->value;
 	if ((a->size == 0) != (b->size == 0))
 		return a->size != 0;
+	if (stp_et_versioned(a) != stp_et_versioned(b))
+		return !stp_et_versioned(a);
 	if (a->from_symtab != b->from_symtab)
 		return a->from_symtab;
 	if (stp_et_binding_rank(a->binding) != stp_et_binding_rank(b->binding))

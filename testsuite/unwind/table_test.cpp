@@ -2,12 +2,14 @@
 // that uw_table_open refuses anything inconsistent.
 #include "cfi_builder.h"
 #include "symtab/fde_index.h"
+#include "symtab/symbol_index.h"
 #include "symtab/unwind_table.h"
 
 extern "C" {
 #include "uw_eh_hdr.h"
 }
 
+#include <elf.h>
 #include <gtest/gtest.h>
 
 namespace {
@@ -136,3 +138,23 @@ TEST(Table, DebugFrameOnlyObjectIsIndexedFromDebugFrame) {
 }
 
 } // namespace
+
+// One name per address: a symbol-version alias that .symver wrote into
+// .symtab ("__libc_start_main@@GLIBC_2.34", global) loses to the
+// unversioned local name gdb shows for the same code; otherwise .symtab
+// beats .dynsym and global beats local.
+TEST(Table, SymbolChoicePrefersUnversionedNames) {
+  using stap::symtab::ElfSymbol;
+  std::vector<ElfSymbol> syms = {
+      {"__libc_start_main@@GLIBC_2.34", 0x100, 0x40, STB_GLOBAL, true},
+      {"__libc_start_main@GLIBC_2.2.5", 0x100, 0x40, STB_GLOBAL, true},
+      {"__libc_start_main_impl", 0x100, 0x40, STB_LOCAL, true},
+      {"__libc_start_main", 0x100, 0x40, STB_GLOBAL, false},
+      {"local_name", 0x200, 0x10, STB_LOCAL, true},
+      {"global_name", 0x200, 0x10, STB_GLOBAL, true},
+  };
+  auto index = stap::symtab::index_symbols(syms);
+  ASSERT_EQ(index.size(), 2u);
+  EXPECT_EQ(index[0].name, "__libc_start_main_impl");
+  EXPECT_EQ(index[1].name, "global_name");
+}

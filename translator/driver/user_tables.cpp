@@ -39,7 +39,7 @@ namespace {
 
 // Bump when the table builder (translator/symtab), the symbol choice or
 // uw_pack() change what a cached entry would hold.
-constexpr const char *kTableCacheVersion = "uwt1+pack1+zlib9 2026-11-25";
+constexpr const char *kTableCacheVersion = "uwt1+pack1+zlib9+unversioned-names 2026-11-25";
 
 // An entry: one line "RAW_LEN HASH FDES SYMBOLS DEBUG_FILE", then the
 // packed bytes.

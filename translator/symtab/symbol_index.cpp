@@ -13,10 +13,15 @@ int binding_rank(unsigned char b) {
   return b == STB_GLOBAL ? 0 : b == STB_WEAK ? 1 : 2;
 }
 
+// A symbol-version alias ("__libc_start_main@@GLIBC_2.34", written into
+// .symtab by .symver) names the same code as an unversioned symbol, which
+// is what gdb and users call it.
+bool versioned(const std::string &name) { return name.find('@') != std::string::npos; }
+
 // Smaller is preferred.
 auto preference(const ElfSymbol &s) {
-  return std::make_tuple(s.size == 0, !s.from_symtab, binding_rank(s.binding),
-                         s.name.size(), s.name);
+  return std::make_tuple(s.size == 0, versioned(s.name), !s.from_symtab,
+                         binding_rank(s.binding), s.name.size(), s.name);
 }
 
 } // namespace

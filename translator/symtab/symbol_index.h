@@ -16,8 +16,10 @@ struct IndexedSymbol {
   std::string name;
 };
 
-// Chooses one symbol per start address (sized over unsized, .symtab over
-// .dynsym, global over weak over local, then the shorter name) and gives
+// Chooses one symbol per start address (sized over unsized, unversioned
+// names over "name@VERSION" aliases, .symtab over .dynsym, global over weak
+// over local, then the shorter name; runtime/task/elf_table.c chooses the
+// same way) and gives
 // unsized symbols the distance to the next symbol. Sorted by start.
 std::vector<IndexedSymbol> index_symbols(std::vector<ElfSymbol> syms);
 
