@@ -17,6 +17,7 @@
 #include "passes/print.h"
 #include "passes/print_program.h"
 #include "passes/resolve_probes.h"
+#include "passes/check_arity.h"
 #include "passes/check_stats.h"
 #include "passes/infer_types.h"
 #include "passes/load_tapsets.h"
@@ -166,6 +167,8 @@ bool Driver::pass2_elaborate() {
   resolve_entry_values(program_, arena_, diag_);
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
   resolve_target_vars(program_, diag_);
+  if (!diag_.errors())
+    check_arity(program_, diag_);
   if (!diag_.errors() && !opts_.unoptimized)
     warn_unused_locals(program_, diag_);
   if (!diag_.errors())
