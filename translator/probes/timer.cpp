@@ -1,5 +1,5 @@
 // timer.s(N), .sec, .ms/.msec, .us/.usec, .ns/.nsec, .hz(N), .jiffies(N),
-// each with an optional .randomize(R): periodic probes on an hrtimer.
+// each but .hz with an optional .randomize(R): periodic probes on an hrtimer.
 // timer.profile, timer.profile.tick, timer.profile.freq.hz(N): a sampling
 // timer on every CPU (runtime/probes/profile.c).
 #include "codegen/emitter.h"
@@ -35,7 +35,9 @@ public:
     std::vector<PointShape> out;
     for (const auto &[unit, _] : units()) {
       out.push_back({{"timer", false}, {unit, true}});
-      out.push_back({{"timer", false}, {unit, true}, {"randomize", true}});
+      // As SystemTap 4.8: a timer.hz(N) cannot be randomized.
+      if (unit != "hz")
+        out.push_back({{"timer", false}, {unit, true}, {"randomize", true}});
     }
     out.push_back({{"timer", false}, {"profile", false}});
     out.push_back({{"timer", false}, {"profile", false}, {"tick", false}});
@@ -63,7 +65,7 @@ public:
       return false;
     }
     int64_t randomize = 0;
-    if (cs.size() == 3 && cs[2].functor == "randomize") {
+    if (cs.size() == 3 && cs[2].functor == "randomize" && cs[1].functor != "hz") {
       const ast::NumberLit *r = number_arg(cs[2]);
       if (!r || r->value < 0 || r->value >= n->value) {
         diag.error(cs[2].loc, "randomize needs a number from 0 to below the interval");
