@@ -242,6 +242,7 @@ public:
   }
   void visit(ast::ForeachStmt &n) override {
     Visitor::visit(n);
+    want(n.limit, Type::Long, "foreach limit"); // as SystemTap 4.8
     if (dynamic_cast<ast::HistExpr *>(n.array)) { // over bucket numbers
       for (ast::SymbolExpr *k : n.keys)
         set_target(k, Type::Long);
