@@ -30,9 +30,7 @@ struct stp_ustack {
 	u64 pc[MAXBACKTRACE];
 	u8 exact[MAXBACKTRACE]; /* pc is an interrupted instruction, not a return address */
 	struct uw_regs regs;   /* the walk's registers */
-#ifdef UW_WORKSPACE_SIZE
 	struct uw_workspace ws; /* unwind/'s per-step state, off the kernel stack */
-#endif
 };
 
 struct stp_kstack {

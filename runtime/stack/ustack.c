@@ -180,11 +180,7 @@ static void stp_ustack_report(const struct stp_ustack *u, const char *path)
 static int stp_ustack_step(struct stp_ustack *u, const struct uw_object *obj,
 			   const struct uw_memory *mem)
 {
-#ifdef UW_WORKSPACE_SIZE
 	return uw_step_ws(obj, &u->regs, mem, &u->ws);
-#else
-	return uw_step(obj, &u->regs, mem);
-#endif
 }
 
 /* Walks the current task's user stack once per probe hit. */
@@ -202,9 +198,7 @@ static struct stp_ustack *stp_ustack_walk(struct stp_context *c)
 	u->have_regs = stp_user_regs(c, &u->regs, &u->is32);
 	if (!u->have_regs)
 		return u;
-#ifdef UW_WORKSPACE_SIZE
 	uw_workspace_init(&u->ws);
-#endif
 	for (;;) {
 		u64 pc = uw_pc(&u->regs);
 		bool exact = u->regs.flags & UW_PC_EXACT;
