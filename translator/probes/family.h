@@ -2,6 +2,7 @@
 // is one ProbeFamily in its own file, listed once in registry.cpp.
 #pragma once
 #include "ast/ast.h"
+#include "debuginfo/target_scope.h"
 #include "util/diag.h"
 
 #include <optional>
@@ -39,6 +40,10 @@ struct ResolvedProbe {
   // Family-specific C initializer fields worked out at resolution, e.g.
   // `.symbol = "vfs_read", .is_return = true` (the family's to define).
   std::string c_fields;
+  // The target variables at this point and where they live (from BTF or
+  // DWARF), when the family found debuginfo for it; per point, because a
+  // wildcard's matches keep the same `$var` in different places.
+  std::shared_ptr<const debuginfo::TargetScope> scope;
 };
 
 // One component of a point shape: its keyword and whether it takes an
