@@ -2,7 +2,11 @@
 
 namespace stap::debuginfo {
 
-TypeTable::TypeTable() { types_.push_back(Type{Kind::Void, "void"}); }
+TypeTable::TypeTable() {
+  Type v;
+  v.name = "void";
+  types_.push_back(std::move(v));
+}
 
 TypeId TypeTable::add(Type t) {
   types_.push_back(std::move(t));

@@ -1,5 +1,6 @@
 #include "driver/driver.h"
 
+#include "arch/arch.h"
 #include "build/kbuild.h"
 #include "build/module_cache.h"
 #include "codegen/translate.h"
@@ -159,12 +160,17 @@ bool Driver::pass1_parse() {
 
 bool Driver::pass2_elaborate() {
   timer_.reset();
-  probes::set_kernel_release(target_.release);
+  const arch::Arch *arch = arch::find_arch(target_.arch);
+  if (!arch) {
+    diag_.error("no support for the target's architecture '" + target_.arch + "'");
+    return false;
+  }
+  probes::ResolveEnv env{target_, *arch};
   bool listing = !opts_.list_pattern.empty();
-  resolve_probes(program_, arena_, diag_, /*quiet_no_match=*/listing);
+  resolve_probes(env, program_, arena_, diag_, /*quiet_no_match=*/listing);
   fold_defined(program_, arena_);
   fold_constants(program_, arena_);
-  resolve_entry_values(program_, arena_, diag_);
+  resolve_entry_values(env, program_, arena_, diag_);
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
   resolve_target_vars(program_, diag_);
   if (!diag_.errors())

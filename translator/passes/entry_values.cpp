@@ -41,7 +41,7 @@ ast::ProbePoint *entry_point(ast::Arena &arena, const ast::ProbePoint &ret) {
 // and a return whose entry did not run (the session was not running yet,
 // the CPU was busy in another probe) is skipped rather than run with no
 // value, as SystemTap does.
-void resolve_entry_values(Program &program, ast::Arena &arena, Diagnostics &diag) {
+void resolve_entry_values(const probes::ResolveEnv &env, Program &program, ast::Arena &arena, Diagnostics &diag) {
   ast::File &script = *program.files.front();
   // Each body once, with the return probes it runs for.
   std::vector<ast::ProbeDecl *> order;
@@ -100,7 +100,7 @@ void resolve_entry_values(Program &program, ast::Arena &arena, Diagnostics &diag
       ast::ProbePoint *point = entry_point(arena, *program.probes[i].point);
       entry->points.push_back(point);
       size_t before = program.probes.size();
-      program.probes[i].family->resolve(*entry, *point, program.probes, diag);
+      program.probes[i].family->resolve(env, *entry, *point, program.probes, diag);
       if (program.probes.size() != before + 1) {
         diag.error(point->loc, "no single entry point for '" + program.probes[i].pp + "'");
         continue;

@@ -18,6 +18,6 @@
 
 namespace stap {
 
-void resolve_entry_values(Program &program, ast::Arena &arena, Diagnostics &diag);
+void resolve_entry_values(const probes::ResolveEnv &env, Program &program, ast::Arena &arena, Diagnostics &diag);
 
 } // namespace stap

@@ -30,8 +30,9 @@ struct Expansion {
 
 class ProbeResolver {
 public:
-  ProbeResolver(Program &p, ast::Arena &a, Diagnostics &d, bool quiet_no_match)
-      : program_(p), arena_(a), diag_(d), quiet_no_match_(quiet_no_match) {
+  ProbeResolver(const probes::ResolveEnv &env, Program &p, ast::Arena &a, Diagnostics &d,
+                bool quiet_no_match)
+      : env_(env), program_(p), arena_(a), diag_(d), quiet_no_match_(quiet_no_match) {
     for (const auto &f : p.files)
       for (ast::ProbeAliasDecl *alias : f->aliases)
         trie_.add(*alias);
@@ -145,7 +146,7 @@ private:
     bool silent = optional || quiet_no_match_;
     ast::ProbeDecl &body = decl_for(decl, e);
     unsigned errors_before = diag_.errors();
-    family->resolve(body, point, program_.probes, silent ? quiet : diag_);
+    family->resolve(env_, body, point, program_.probes, silent ? quiet : diag_);
     if (diag_.errors() != errors_before && e.use != &point)
       diag_.note(e.use->loc, "while resolving probe point '" +
                                  probes::probe_point_string(*e.use) + "'");
@@ -232,6 +233,7 @@ private:
   using Key = std::tuple<ast::ProbeDecl *, std::vector<ast::BlockStmt *>,
                          std::vector<ast::BlockStmt *>, std::vector<ast::Expr *>>;
 
+  const probes::ResolveEnv &env_;
   Program &program_;
   ast::Arena &arena_;
   Diagnostics &diag_;
@@ -242,10 +244,10 @@ private:
 
 } // namespace
 
-void resolve_probes(Program &program, ast::Arena &arena, Diagnostics &diag,
-                    bool quiet_no_match) {
+void resolve_probes(const probes::ResolveEnv &env, Program &program, ast::Arena &arena,
+                    Diagnostics &diag, bool quiet_no_match) {
   ast::File &script = *program.files.front();
-  ProbeResolver r(program, arena, diag, quiet_no_match);
+  ProbeResolver r(env, program, arena, diag, quiet_no_match);
   for (ast::ProbeDecl *decl : script.probes)
     r.resolve(*decl);
   // From here on the script's probes are the ones that run: a body only

@@ -25,7 +25,7 @@ public:
     return out;
   }
 
-  bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
+  bool resolve(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
                Diagnostics &diag) const override {
     const auto &c0 = point.components[0];
     if (point.components.size() > 1) {

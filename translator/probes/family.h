@@ -2,7 +2,9 @@
 // is one ProbeFamily in its own file, listed once in registry.cpp.
 #pragma once
 #include "ast/ast.h"
+#include "arch/arch.h"
 #include "debuginfo/target_scope.h"
+#include "driver/target.h"
 #include "util/diag.h"
 
 #include <optional>
@@ -17,6 +19,15 @@ class ModuleWriter;
 namespace stap::probes {
 
 class ProbeFamily;
+
+// What families resolve against, passed down from the driver: the target
+// kernel (release, arch, build tree, config) and its arch table. Debuginfo
+// loaded for the target (kernel BTF, DWARF) hangs here too, loaded on first
+// use and kept for the session, never in statics.
+struct ResolveEnv {
+  const Target &target;
+  const arch::Arch &arch;
+};
 
 // One concrete probe: a probe body bound to a probe point that a family
 // accepted. A probe with several points yields several ResolvedProbes.
@@ -73,7 +84,7 @@ public:
   virtual std::vector<PointShape> shapes() const;
   // Checks the rest of the point; appends what it resolves to, or reports
   // why it does not match and returns false.
-  virtual bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point,
+  virtual bool resolve(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point,
                        std::vector<ResolvedProbe> &out, Diagnostics &diag) const = 0;
   // The target variables `probe` (one of this family's) provides. The
   // one place pass 2 asks "does $x exist here" (@defined, errors, -L).
@@ -86,10 +97,6 @@ public:
 // A ResolvedProbe of `family` for `point` of `decl`, its pp filled in.
 ResolvedProbe make_resolved(ast::ProbeDecl &decl, ast::ProbePoint &point,
                             const ProbeFamily *family);
-
-// The kernel whose symbols kernel function probes resolve against (the
-// driver's target release).
-void set_kernel_release(const std::string &release);
 
 // Target variable `name` ("$return") of `probe`, or nothing
 // when the probe point does not provide it.

@@ -22,8 +22,6 @@ const ProbeFamily &tracepoint_family();
 
 namespace {
 
-std::string target_release;
-
 bool has_wildcard(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
 
 class KprobeFamily final : public ProbeFamily {
@@ -49,11 +47,11 @@ public:
     return out;
   }
 
-  bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
+  bool resolve(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
                Diagnostics &diag) const override {
     const auto &cs = point.components;
     if (cs[0].functor == "kernel" && cs.size() > 1 && cs[1].functor == "trace")
-      return tracepoint_family().resolve(decl, point, out, diag);
+      return tracepoint_family().resolve(env, decl, point, out, diag);
     size_t i = 0;
     std::string module;
     size_t module_index = 0;
@@ -105,10 +103,11 @@ public:
                                 probe_point_string(point) + "'");
       return false;
     }
-    std::vector<Target> targets;
+    std::vector<ModuleFunction> targets;
+    const std::string &release = env.target.release;
     bool ok = module.empty()
-                  ? functions(symbol, symbol_loc, point.optional, targets, diag)
-                  : module_functions(module, cs[module_index].arg->loc, symbol, symbol_loc,
+                  ? functions(release, symbol, symbol_loc, point.optional, targets, diag)
+                  : module_functions(release, module, cs[module_index].arg->loc, symbol, symbol_loc,
                                      point.optional, targets, diag);
     if (!ok)
       return false;
@@ -144,14 +143,14 @@ public:
   }
 
 private:
-  using Target = std::pair<std::string, std::string>; // module ("" for the kernel), function
+  using ModuleFunction = std::pair<std::string, std::string>; // module ("" for the kernel), function
 
   // The kernel functions `pattern` names: itself, or every match of a
   // wildcard.
-  bool functions(const std::string &pattern, SourceLoc loc, bool optional,
-                 std::vector<Target> &targets, Diagnostics &diag) const {
+  bool functions(const std::string &release, const std::string &pattern, SourceLoc loc, bool optional,
+                 std::vector<ModuleFunction> &targets, Diagnostics &diag) const {
     std::vector<std::string> out;
-    bool ok = kernel_functions(pattern, loc, optional, out, diag);
+    bool ok = kernel_functions(release, pattern, loc, optional, out, diag);
     for (std::string &f : out)
       targets.emplace_back("", std::move(f));
     return ok;
@@ -160,18 +159,18 @@ private:
   // The functions of the modules `module` names. Exact names are passed
   // through (the kernel checks them at registration); with a wildcard in
   // either, the target's .ko files say what there is.
-  bool module_functions(const std::string &module, SourceLoc module_loc,
+  bool module_functions(const std::string &release, const std::string &module, SourceLoc module_loc,
                         const std::string &pattern, SourceLoc loc, bool optional,
-                        std::vector<Target> &targets, Diagnostics &diag) const {
+                        std::vector<ModuleFunction> &targets, Diagnostics &diag) const {
     if (!has_wildcard(module) && !has_wildcard(pattern)) {
       targets.emplace_back(module, pattern);
       return true;
     }
     std::string error;
-    auto modules = symtab::module_functions(target_release, module, error);
+    auto modules = symtab::module_functions(release, module, error);
     if (modules.empty()) {
       if (!optional)
-        diag.error(module_loc, error.empty() ? "no module of " + target_release + " matches '" +
+        diag.error(module_loc, error.empty() ? "no module of " + release + " matches '" +
                                                    module + "'"
                                              : "cannot expand '" + module + "': " + error);
       return optional;
@@ -188,7 +187,7 @@ private:
     return true;
   }
 
-  bool kernel_functions(const std::string &pattern, SourceLoc loc, bool optional,
+  bool kernel_functions(const std::string &release, const std::string &pattern, SourceLoc loc, bool optional,
                         std::vector<std::string> &out, Diagnostics &diag) const {
     bool wild = has_wildcard(pattern);
     if (!wild && pattern.find('.') != std::string::npos) {
@@ -196,7 +195,7 @@ private:
       return true;
     }
     std::string error;
-    const symtab::KernelSymbols *k = symtab::kernel_symbols(target_release, error);
+    const symtab::KernelSymbols *k = symtab::kernel_symbols(release, error);
     if (!k) {
       if (!wild) {
         out.push_back(pattern); // the kernel checks the name at registration
@@ -248,7 +247,5 @@ const ProbeFamily &kprobe_family() {
   static const KprobeFamily family;
   return family;
 }
-
-void set_kernel_release(const std::string &release) { target_release = release; }
 
 } // namespace stap::probes

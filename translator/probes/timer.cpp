@@ -45,7 +45,7 @@ public:
     return out;
   }
 
-  bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
+  bool resolve(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
                Diagnostics &diag) const override {
     const auto &cs = point.components;
     if (cs.size() < 2) {

@@ -22,7 +22,7 @@ public:
   std::vector<std::string_view> roots() const override { return {}; }
   std::vector<PointShape> shapes() const override { return {}; }
 
-  bool resolve(ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
+  bool resolve(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point, std::vector<ResolvedProbe> &out,
                Diagnostics &diag) const override {
     const auto &cs = point.components;
     const ast::StringLit *name = cs.size() > 1 ? string_arg(cs[1]) : nullptr;
