@@ -3,6 +3,7 @@
 #include "build/kbuild.h"
 #include "build/prebuilt_runtime.h"
 #include "codegen/user_objects.h"
+#include "util/data_dir.h"
 
 #include <cstdio>
 #include <unistd.h>
@@ -15,7 +16,7 @@ ModuleBuild::ModuleBuild(const Options &opts, const Target &target, const std::s
   inputs_.release = target.release;
   inputs_.arch = target.arch;
   inputs_.kernel_build_dir = target.build_dir;
-  inputs_.runtime_dir = opts.runtime_dir.empty() ? STAP_RUNTIME_DIR : opts.runtime_dir;
+  inputs_.runtime_dir = opts.runtime_dir.empty() ? data_dir("runtime", STAP_RUNTIME_DIR) : opts.runtime_dir;
   inputs_.defines = opts.defines;
   inputs_.module_name = opts.module_name;
   for (const UserTable &t : tables)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include "remote/batch_file.h"
 #include "remote/vm.h"
+#include "util/data_dir.h"
 #include "util/diag.h"
 
 #include <cstdio>
@@ -36,15 +37,7 @@ const char usage[] =
     "run or the guest died; 1 if it exited 0 but the kernel reported a problem.\n"
     "Batch files: see translator/remote/batch_file.h or docs/vm.md.\n";
 
-std::string beside_self(const std::string &name) {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0)
-    return name;
-  self[n] = '\0';
-  std::string dir(self);
-  return dir.substr(0, dir.find_last_of('/') + 1) + name;
-}
+std::string beside_self(const std::string &name) { return self_dir() + "/" + name; }
 
 int list_targets() {
   auto def = default_vm_target("x86_64");

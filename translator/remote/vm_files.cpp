@@ -1,6 +1,7 @@
 #include "remote/vm_files.h"
 
 #include "remote/vm.h"
+#include "util/data_dir.h"
 #include "util/run_child.h"
 
 #include <cerrno>
@@ -22,7 +23,7 @@ std::string vm_cache_dir() {
 
 std::string vm_scripts_dir() {
   const char *env = std::getenv("STAP_VM_SCRIPTS");
-  return env && *env ? env : STAP_SCRIPTS_DIR "/vm";
+  return env && *env ? env : data_dir("vm", STAP_SCRIPTS_DIR "/vm");
 }
 
 bool path_exists(const std::string &path) {

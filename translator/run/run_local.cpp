@@ -1,4 +1,5 @@
 #include "run/run.h"
+#include "util/data_dir.h"
 
 #include <cerrno>
 #include <csignal>
@@ -30,15 +31,7 @@ std::vector<std::string> staprun_args(const Options &opts, const std::string &ko
   return a;
 }
 
-std::string tool_path(const std::string &name) {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0)
-    return name;
-  self[n] = '\0';
-  std::string dir(self);
-  return dir.substr(0, dir.find_last_of('/')) + "/" + name;
-}
+std::string tool_path(const std::string &name) { return self_dir() + "/" + name; }
 
 static volatile pid_t g_staprun_pid = 0;
 

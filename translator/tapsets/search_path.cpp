@@ -1,5 +1,7 @@
 #include "tapsets/search_path.h"
 
+#include "util/data_dir.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -13,7 +15,7 @@ namespace stap::tapsets {
 std::vector<std::string> default_roots(const std::vector<std::string> &include_dirs) {
   std::vector<std::string> roots;
   const char *env = std::getenv("SYSTEMTAP_TAPSET");
-  roots.push_back(env && *env ? env : STAP_TAPSET_DIR);
+  roots.push_back(env && *env ? env : data_dir("tapset", STAP_TAPSET_DIR));
   if (const char *xdg = std::getenv("XDG_DATA_DIRS")) {
     std::stringstream ss(xdg);
     std::string d;
