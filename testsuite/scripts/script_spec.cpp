@@ -28,6 +28,7 @@ std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string 
   }
   ScriptSpec s;
   s.path = path;
+  s.script = path;
   s.name = std::filesystem::path(path).stem().string();
   // Unique across directories: it names the test's module.
   std::string parent = std::filesystem::path(path).parent_path().filename().string();
@@ -47,7 +48,11 @@ std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string 
   };
   std::string v;
   while (std::getline(in, line)) {
-    if (directive("expect", v)) {
+    if (directive("expect-match", v)) {
+      s.stdout_matches.push_back(v);
+    } else if (directive("script", v)) {
+      s.script = (std::filesystem::path(path).parent_path() / v).lexically_normal().string();
+    } else if (directive("expect", v)) {
       s.stdout_lines.push_back(v);
     } else if (directive("expect-stderr", v)) {
       s.stderr_lines.push_back(v);
@@ -93,6 +98,8 @@ ScriptSpec with_build_dir(ScriptSpec s, const std::string &dir) {
   s.staprun_args = substitute_build_dir(s.staprun_args, dir);
   s.guest_command = substitute_build_dir(s.guest_command, dir);
   for (auto &l : s.stdout_lines)
+    l = substitute_build_dir(l, dir);
+  for (auto &l : s.stdout_matches)
     l = substitute_build_dir(l, dir);
   for (auto &l : s.stderr_lines)
     l = substitute_build_dir(l, dir);

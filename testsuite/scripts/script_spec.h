@@ -11,6 +11,12 @@
 //   // staprun: ARGS         extra staprun options, e.g. -c 'CMD'
 //   // guest: COMMAND        the guest's shell command instead of `staprun ARGS
 //                            MODULE`; MODULE stands for the module's file name
+//   // expect-match: REGEX   some stdout line matches REGEX (ECMAScript, searched
+//                            anywhere in the line); with no `expect:` lines
+//                            the rest of stdout is not compared
+//   // script: PATH          the script to compile is PATH (relative to this
+//                            file's directory), e.g. one of examples/; this
+//                            file only holds the directives
 //   // pass: N               stop after pass N (1-4): the test runs stap only,
 //                            on the host; without it the module runs in the VMs
 //   // program: NAME ARGS    a C program the job needs: `cc -m64|-m32 -O2 -g -o
@@ -31,7 +37,8 @@ namespace stap::testing {
 
 struct ScriptSpec {
   std::string path, name; // name: DIR_FILE of the path, a C identifier
-  std::vector<std::string> stdout_lines, stderr_lines;
+  std::string script; // the file stap compiles: `path`, or the `script:` directive's
+  std::vector<std::string> stdout_lines, stderr_lines, stdout_matches;
   bool check_stderr = false;
   int status = 0;
   std::string stap_args, staprun_args, guest_command;

@@ -7,7 +7,9 @@
 #include "remote/vm.h"
 #include "script_spec.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
@@ -40,6 +42,20 @@ std::string relative(const std::string &path) {
 void expect_lines(const std::string &what, const std::vector<std::string> &want,
                   const std::string &got) {
   EXPECT_EQ(split_lines(got), want) << what << " was:\n" << got;
+}
+
+// stdout as the spec says: its `expect:` lines exactly (when it has any, or
+// no `expect-match:` either), and a line matching each `expect-match:`.
+void expect_stdout(const ScriptSpec &spec, const std::string &got) {
+  if (!spec.stdout_lines.empty() || spec.stdout_matches.empty())
+    expect_lines("stdout", spec.stdout_lines, got);
+  std::vector<std::string> lines = split_lines(got);
+  for (const std::string &m : spec.stdout_matches) {
+    std::regex re(m);
+    bool found = std::any_of(lines.begin(), lines.end(),
+                             [&](const std::string &l) { return std::regex_search(l, re); });
+    EXPECT_TRUE(found) << "no stdout line matches /" << m << "/; stdout was:\n" << got;
+  }
 }
 
 // The test name of a script on an architecture (see INSTANTIATE below).
@@ -124,7 +140,7 @@ const ArchRun &arch_run(const std::string &arch) {
       if (!built)
         continue;
       results[i] = run_command(kBin + "/stap -p4 -r " + target->release + " -m t_" + s.name + " " +
-                                   s.stap_args + " " + shell_quote(relative(s.path)),
+                                   s.stap_args + " " + shell_quote(relative(s.script)),
                                kScriptsDir);
       // -m leaves NAME.ko in the working directory: move it to the batch's.
       if (results[i].status == 0)
@@ -184,10 +200,10 @@ TEST_P(ScriptTest, Runs) {
     auto target = remote::default_vm_target("x86_64");
     std::string release = target ? " -r " + target->release : "";
     CommandResult r = run_command(kBin + "/stap -p" + std::to_string(spec.last_pass) + release +
-                                      " " + spec.stap_args + " " + shell_quote(relative(spec.path)),
+                                      " " + spec.stap_args + " " + shell_quote(relative(spec.script)),
                                   kScriptsDir);
     EXPECT_EQ(r.status, spec.status) << r.err;
-    expect_lines("stdout", spec.stdout_lines, r.out);
+    expect_stdout(spec, r.out);
     if (spec.check_stderr)
       expect_lines("stderr", spec.stderr_lines, r.err);
     return;
@@ -205,7 +221,7 @@ TEST_P(ScriptTest, Runs) {
   EXPECT_FALSE(r.timed_out);
   EXPECT_FALSE(r.kernel_problem) << "kernel log:\n" << r.kernel_log;
   EXPECT_EQ(r.exit_status, spec.status) << r.err;
-  expect_lines("stdout", expected.stdout_lines, r.out);
+  expect_stdout(expected, r.out);
   if (spec.check_stderr)
     expect_lines("stderr", expected.stderr_lines, r.err);
 }
