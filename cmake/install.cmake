@@ -21,6 +21,9 @@ install(FILES docs/man/stap.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES docs/man/staprun.8 DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
 install(FILES docs/man/stapprobes.3stap docs/man/stapfuncs.3stap
         DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
+# `man error::pass2`: what each failing pass means and what to do.
+file(GLOB STAP_ERROR_PAGES ${CMAKE_SOURCE_DIR}/docs/man/*.7stap)
+install(FILES ${STAP_ERROR_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man7)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME stap)

@@ -25,7 +25,9 @@ out=$(env -u SYSTEMTAP_TAPSET "$bin/stap" -p2 -e 'probe begin { println(installe
   { echo "FAIL: installed stap -p2: $out"; exit 1; }
 grep -q installed_tapset_marker <<<"$out" || { echo "FAIL: installed tapsets not used: $out"; exit 1; }
 
-for page in man1/stap.1 man8/staprun.8 man3/stapprobes.3stap man3/stapfuncs.3stap; do
+for page in man1/stap.1 man8/staprun.8 man3/stapprobes.3stap man3/stapfuncs.3stap \
+    man7/error::pass1.7stap man7/error::pass2.7stap man7/error::pass3.7stap \
+    man7/error::pass4.7stap man7/error::pass5.7stap man7/error::dwarf.7stap; do
   [ -f "$share/man/$page" ] || { echo "FAIL: $page not installed"; exit 1; }
   warnings=$(MANWIDTH=80 man --warnings -l "$share/man/$page" 2>&1 >/dev/null || true)
   [ -z "$warnings" ] || { echo "FAIL: $page: $warnings"; exit 1; }
