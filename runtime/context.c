@@ -94,6 +94,16 @@ long stp_target(void)
 	return stp_target_pid;
 }
 
+long stp_staprun_pid(void)
+{
+	return stp_staprun_tgid;
+}
+
+bool stp_is_myproc(void)
+{
+	return uid_eq(current_euid(), stp_staprun_euid);
+}
+
 void stp_exit(struct stp_context *c)
 {
 	if (unlikely(c->last_error))

@@ -16,6 +16,7 @@
 #include <linux/poll.h>
 #include <linux/fs.h>
 #include <linux/random.h>
+#include <linux/cred.h>
 #include <linux/jhash.h>
 #include <linux/list.h>
 #include <linux/cpu.h>

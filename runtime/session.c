@@ -7,6 +7,8 @@ static void stp_session_start(long target_pid)
 {
 	mutex_lock(&stp_session_mutex);
 	stp_target_pid = target_pid;
+	stp_staprun_tgid = task_tgid_nr(current);
+	stp_staprun_euid = current_euid();
 	atomic_set(&stp_state, STP_SESSION_STARTING);
 	/* Begin probes run first; event probes are armed before them but only
 	 * run once the state says RUNNING. */

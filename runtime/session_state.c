@@ -16,6 +16,10 @@ static atomic_t stp_skipped_count = ATOMIC_INIT(0);
  * instead of the end probes, and no further begin or end probe runs. */
 static atomic_t stp_session_failed = ATOMIC_INIT(0);
 static long stp_target_pid;
+/* The staprun that started the session (its "start" runs in staprun's own
+ * task): stp_pid() and is_myproc(). */
+static pid_t stp_staprun_tgid;
+static kuid_t stp_staprun_euid;
 
 /* Readers (staprun) sleep here; a timer wakes them, never probe context. */
 static DECLARE_WAIT_QUEUE_HEAD(stp_wq);

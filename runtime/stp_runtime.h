@@ -218,6 +218,10 @@ void stp_exit(struct stp_context *c);
 void stp_abort(struct stp_context *c);
 /* The -c command's or -x process's pid, 0 without either: target(). */
 long stp_target(void);
+/* The process id of the staprun running the session: stp_pid(). */
+long stp_staprun_pid(void);
+/* Whether the current task runs with staprun's effective uid: is_myproc(). */
+bool stp_is_myproc(void);
 /* Records a run-time error; the handler stops at its next check. */
 void stp_error(struct stp_context *c, const char *msg);
 /* warn(): staprun prints "WARNING: msg"; the handler goes on. */
