@@ -19,6 +19,7 @@
 #include "passes/print_program.h"
 #include "passes/resolve_probes.h"
 #include "passes/check_arity.h"
+#include "passes/check_guru.h"
 #include "passes/check_stats.h"
 #include "passes/infer_types.h"
 #include "passes/load_tapsets.h"
@@ -173,6 +174,8 @@ bool Driver::pass2_elaborate() {
   resolve_entry_values(env, program_, arena_, diag_);
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
   resolve_target_vars(program_, diag_);
+  if (!diag_.errors())
+    check_guru_calls(program_, opts_.guru, diag_);
   if (!diag_.errors())
     check_arity(program_, diag_);
   if (!diag_.errors() && !opts_.unoptimized)
