@@ -70,7 +70,8 @@ struct stp_context {
 	struct pt_regs *regs;           /* of the kprobe that fired, else NULL */
 	unsigned long kprobe_addr;      /* a kprobe's or kretprobe's probed address, else 0 */
 	bool kreturn;                   /* a kretprobe: the probed function is returning */
-	void *entry_data;               /* kretprobe call's @entry values, else NULL */
+	void *entry_data;               /* kretprobe call's @entry values, a tracepoint's
+					 * arguments (STP_TP_ARG), else NULL */
 	long actions;                   /* statements executed (MAXACTION) */
 	const char *last_error;         /* set by a failing operation */
 	const char *error_loc;          /* "file:line:col" of the failing operation */
@@ -146,14 +147,24 @@ struct stp_kprobe {
 	bool registered;
 };
 
-/* kernel.trace("NAME"): the raw_syscalls tracepoints sys_enter, sys_exit */
+/* kernel.trace("SYSTEM:NAME"): a kernel tracepoint. `func` is the
+ * generated probe function, with the tracepoint's prototype; it saves the
+ * arguments and calls stp_tracepoint_fire(). */
 struct tracepoint;
 struct stp_tracepoint {
 	const struct stp_probe *probe;
 	const char *name;       /* the tracepoint's name */
+	void *func;             /* the probe function hooked to it */
+	bool optional;          /* from a wildcard or `?`: absent is no error */
 	struct tracepoint *tp;  /* found by name at registration */
 	bool registered;
 };
+
+/* Argument I of the tracepoint whose probe runs, as saved by its probe
+ * function (each widened to u64). */
+#define STP_TP_ARG(c, i) (((const u64 *)(c)->entry_data)[i])
+struct stp_tracepoint;
+void stp_tracepoint_fire(struct stp_tracepoint *t, const u64 *args);
 
 /* What generated code describes. Begin/end probes are ordered by priority. */
 struct stp_module_desc {

@@ -1,10 +1,12 @@
-/* Tracepoint probes, kernel.trace("NAME"): the raw_syscalls tracepoints
- * sys_enter(regs, id) and sys_exit(regs, ret), for syscall_any. The
- * register_trace_* helpers are not exported to modules, so the tracepoint
- * is found by name among the kernel's (for_each_kernel_tracepoint) and
- * hooked with tracepoint_probe_register, both exported. Registering the
- * first probe on a syscall tracepoint makes the kernel flag every task for
- * syscall tracing (its regfunc); the last one unregistered clears it. */
+/* Tracepoint probes, kernel.trace("SYSTEM:NAME"). The register_trace_*
+ * helpers are not exported to modules, so each tracepoint is found by name
+ * among the kernel's (for_each_kernel_tracepoint) and hooked with
+ * tracepoint_probe_register, both exported. The function hooked is the
+ * generated one with the tracepoint's prototype (struct stp_tracepoint's
+ * func): it saves the arguments and calls stp_tracepoint_fire().
+ * Registering the first probe on a syscall tracepoint makes the kernel flag
+ * every task for syscall tracing (its regfunc); the last one unregistered
+ * clears it. */
 #include <linux/tracepoint.h>
 
 static void stp_tracepoint_find(struct tracepoint *tp, void *priv)
@@ -14,13 +16,11 @@ static void stp_tracepoint_find(struct tracepoint *tp, void *priv)
 		t->tp = tp;
 }
 
-/* The probe of both: (regs, long). Runs in the task's system call path,
- * preemption off; the probe reads what it needs from the task's saved
- * registers, as the syscall tapset does. */
-static void stp_tracepoint_syscall(void *data, struct pt_regs *regs, long arg)
+/* Runs in the tracepoint's caller (often with preemption or interrupts
+ * off): `args` is on the probe function's stack, read by STP_TP_ARG. */
+void stp_tracepoint_fire(struct stp_tracepoint *t, const u64 *args)
 {
-	struct stp_tracepoint *t = data;
-	stp_run_event_probe(t->probe);
+	stp_run_event_probe_data(t->probe, NULL, (void *)args, 0, false);
 }
 
 /* Returns 0, or the first registration error (a missing tracepoint is
@@ -34,9 +34,12 @@ static int stp_tracepoints_register(void)
 		struct stp_tracepoint *t = &stp_module.tracepoints[i];
 		t->tp = NULL;
 		for_each_kernel_tracepoint(stp_tracepoint_find, t);
-		rc = t->tp ? tracepoint_probe_register(t->tp, (void *)stp_tracepoint_syscall, t)
-			   : -ENOENT;
+		rc = t->tp ? tracepoint_probe_register(t->tp, t->func, t) : -ENOENT;
 		t->registered = rc == 0;
+		/* A wildcard's match that this kernel does not have built in
+		 * (the headers declare more than the config enables). */
+		if (rc == -ENOENT && t->optional)
+			continue;
 		if (rc) {
 			stp_ctl_send("error probe %s (%s) registration failed: error %d",
 				     t->probe->pp, t->probe->loc, rc);
@@ -55,7 +58,7 @@ static void stp_tracepoints_unregister(void)
 		struct stp_tracepoint *t = &stp_module.tracepoints[i];
 		if (!t->registered)
 			continue;
-		tracepoint_probe_unregister(t->tp, (void *)stp_tracepoint_syscall, t);
+		tracepoint_probe_unregister(t->tp, t->func, t);
 		t->registered = false;
 		any = true;
 	}
