@@ -13,14 +13,13 @@ static void stp_session_start(long target_pid)
 	/* Begin probes run first; event probes are armed before them but only
 	 * run once the state says RUNNING. */
 	/* the task finder first: the -c command is tracked from its exec on */
-	if (stp_tf_start() || stp_kprobes_register() || stp_tracepoints_register() ||
-	    stp_profiles_start()) {
+	if (stp_tf_start() || stp_kinds_register()) {
 		stp_request_exit();
 		atomic_inc(&stp_error_count);
 	}
 	stp_begin_probes_run();
 	atomic_set(&stp_state, STP_SESSION_RUNNING);
-	stp_timers_start();
+	stp_kinds_start();
 	mutex_unlock(&stp_session_mutex);
 }
 
@@ -34,10 +33,7 @@ static void stp_session_stop(void)
 		return;
 	}
 	atomic_set(&stp_state, STP_SESSION_STOPPING);
-	stp_timers_stop();
-	stp_profiles_stop();
-	stp_kprobes_unregister(); /* waits for handlers still running */
-	stp_tracepoints_unregister(); /* this one too */
+	stp_kinds_unregister(); /* waits for handlers still running */
 	stp_tf_stop(); /* the VMA map stays readable for the end probes */
 	stp_end_probes_run();
 	stp_transport_drops(&bytes, &records);

@@ -110,61 +110,9 @@ struct stp_probe {
 	stp_handler_fn handler;
 };
 
-/* timer.{s,ms,us,ns,hz,jiffies}(N)[.randomize(R)] */
-enum stp_timer_unit { STP_TIMER_NS, STP_TIMER_JIFFIES, STP_TIMER_HZ };
-struct stp_timer_probe {
-	const struct stp_probe *probe;
-	enum stp_timer_unit unit;
-	u64 interval;   /* in `unit` (nanoseconds, jiffies, or a frequency) */
-	u64 randomize;  /* +/- this much, same unit; 0 = none */
-	struct hrtimer timer;
-	bool armed;
-};
-
-/* timer.profile[.tick], timer.profile.freq.hz(N): every CPU, every period.
- * (Only runtime.c includes <linux/perf_event.h>: with it in every generated
- * module, gcc 12 ran out of memory compiling some tapset code.) */
-struct perf_event;
-struct stp_profile_probe {
-	const struct stp_probe *probe;
-	u64 period_ns;
-	struct perf_event **events; /* [nr_cpu_ids], while the session runs */
-};
-
-/* kprobe.function("f")[.return], kernel.function("f") by symbol */
-struct stp_kprobe {
-	const struct stp_probe *probe;
-	const char *symbol;  /* "f" or "module:f" */
-	bool is_return;
-	bool optional;       /* a failed registration is not an error (`?`) */
-	int maxactive;       /* .return: instances at once; 0 = kernel default */
-	/* .return with @entry values: the probe that computes them at entry
-	 * (the kretprobe's entry handler) and the bytes they take per call. */
-	const struct stp_probe *entry;
-	unsigned entry_data_size;
-	struct kprobe kp;
-	struct kretprobe krp;
-	bool registered;
-};
-
-/* kernel.trace("SYSTEM:NAME"): a kernel tracepoint. `func` is the
- * generated probe function, with the tracepoint's prototype; it saves the
- * arguments and calls stp_tracepoint_fire(). */
-struct tracepoint;
-struct stp_tracepoint {
-	const struct stp_probe *probe;
-	const char *name;       /* the tracepoint's name */
-	void *func;             /* the probe function hooked to it */
-	bool optional;          /* from a wildcard or `?`: absent is no error */
-	struct tracepoint *tp;  /* found by name at registration */
-	bool registered;
-};
-
-/* Argument I of the tracepoint whose probe runs, as saved by its probe
- * function (each widened to u64). */
-#define STP_TP_ARG(c, i) (((const u64 *)(c)->entry_data)[i])
-struct stp_tracepoint;
-void stp_tracepoint_fire(struct stp_tracepoint *t, const u64 *args);
+/* The event probe kinds (timers, kprobes, ...): their structs and the
+ * list the session walks. */
+#include "probes/kinds.h"
 
 /* What generated code describes. Begin/end probes are ordered by priority. */
 struct stp_module_desc {
@@ -176,14 +124,8 @@ struct stp_module_desc {
 	const struct stp_probe *display_probe;
 	const struct stp_probe *const *error_probes;
 	unsigned n_error;
-	struct stp_timer_probe *timers;
-	unsigned n_timers;
-	struct stp_profile_probe *profiles;
-	unsigned n_profiles;
-	struct stp_kprobe *kprobes;
-	unsigned n_kprobes;
-	struct stp_tracepoint *tracepoints;
-	unsigned n_tracepoints;
+	/* Every other probe, by kind (probes/kinds.h). */
+	struct stp_probe_table kinds[STP_NKINDS];
 	/* The task finder and VMA tracker (runtime/task/) run in this
 	 * session: user-address lookups (stp_vma_lookup) need them. */
 	bool need_vma_tracker;

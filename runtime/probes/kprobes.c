@@ -31,11 +31,12 @@ static int stp_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *
 /* Returns 0, or the first error of a probe that is not optional. */
 static int stp_kprobes_register(void)
 {
-	unsigned i;
+	struct stp_kprobe *kprobes = stp_kind_table(KPROBE)->probes;
+	unsigned i, n = stp_kind_table(KPROBE)->n;
 	int rc;
 
-	for (i = 0; i < stp_module.n_kprobes; i++) {
-		struct stp_kprobe *k = &stp_module.kprobes[i];
+	for (i = 0; i < n; i++) {
+		struct stp_kprobe *k = &kprobes[i];
 		if (k->is_return) {
 			memset(&k->krp, 0, sizeof(k->krp));
 			k->krp.kp.symbol_name = k->symbol;
@@ -68,14 +69,17 @@ static int stp_kprobes_register(void)
  * the arrays cannot be had. */
 static void stp_kprobes_unregister(void)
 {
+	struct stp_kprobe *kprobes = stp_kind_table(KPROBE)->probes;
 	struct kprobe **kps;
 	struct kretprobe **krps;
-	unsigned i, nk = 0, nr = 0;
+	unsigned i, nk = 0, nr = 0, n = stp_kind_table(KPROBE)->n;
 
-	kps = kcalloc(stp_module.n_kprobes, sizeof(*kps), GFP_KERNEL);
-	krps = kcalloc(stp_module.n_kprobes, sizeof(*krps), GFP_KERNEL);
-	for (i = 0; i < stp_module.n_kprobes; i++) {
-		struct stp_kprobe *k = &stp_module.kprobes[i];
+	if (!n)
+		return;
+	kps = kcalloc(n, sizeof(*kps), GFP_KERNEL);
+	krps = kcalloc(n, sizeof(*krps), GFP_KERNEL);
+	for (i = 0; i < n; i++) {
+		struct stp_kprobe *k = &kprobes[i];
 		if (!k->registered)
 			continue;
 		if (k->is_return) {
@@ -96,8 +100,8 @@ static void stp_kprobes_unregister(void)
 		unregister_kretprobes(krps, nr);
 	kfree(kps);
 	kfree(krps);
-	for (i = 0; i < stp_module.n_kprobes; i++) {
-		struct stp_kprobe *k = &stp_module.kprobes[i];
+	for (i = 0; i < n; i++) {
+		struct stp_kprobe *k = &kprobes[i];
 		if (!k->registered)
 			continue;
 		if (k->is_return && k->krp.nmissed)
@@ -106,3 +110,9 @@ static void stp_kprobes_unregister(void)
 		k->registered = false;
 	}
 }
+
+static const struct stp_probe_kind_ops stp_kind_kprobes = {
+	.name = "kprobe",
+	.register_probes = stp_kprobes_register,
+	.unregister_probes = stp_kprobes_unregister, /* waits for running handlers */
+};

@@ -14,9 +14,10 @@ static void stp_profile_fire(struct perf_event *ev, struct perf_sample_data *dat
 
 static void stp_profiles_stop(void)
 {
+	struct stp_profile_probe *profiles = stp_kind_table(PROFILE)->probes;
 	unsigned i, cpu;
-	for (i = 0; i < stp_module.n_profiles; i++) {
-		struct stp_profile_probe *p = &stp_module.profiles[i];
+	for (i = 0; i < stp_kind_table(PROFILE)->n; i++) {
+		struct stp_profile_probe *p = &profiles[i];
 		if (!p->events)
 			continue;
 		/* release waits for a handler still running on the event's CPU */
@@ -31,10 +32,11 @@ static void stp_profiles_stop(void)
 /* One event per online CPU and probe; 0, or the first error. */
 static int stp_profiles_start(void)
 {
+	struct stp_profile_probe *profiles = stp_kind_table(PROFILE)->probes;
 	unsigned i, cpu;
 
-	for (i = 0; i < stp_module.n_profiles; i++) {
-		struct stp_profile_probe *p = &stp_module.profiles[i];
+	for (i = 0; i < stp_kind_table(PROFILE)->n; i++) {
+		struct stp_profile_probe *p = &profiles[i];
 		struct perf_event_attr attr = {
 			.type = PERF_TYPE_SOFTWARE,
 			.config = PERF_COUNT_SW_CPU_CLOCK,
@@ -61,3 +63,11 @@ static int stp_profiles_start(void)
 	}
 	return 0;
 }
+
+/* The events exist from registration on; their handlers run the probe only
+ * once the session is RUNNING (stp_run_event_probe_regs). */
+static const struct stp_probe_kind_ops stp_kind_profile = {
+	.name = "profile",
+	.register_probes = stp_profiles_start,
+	.unregister_probes = stp_profiles_stop,
+};

@@ -27,9 +27,10 @@ static enum hrtimer_restart stp_timer_fn(struct hrtimer *h)
 
 static void stp_timers_start(void)
 {
+	struct stp_timer_probe *timers = stp_kind_table(TIMER)->probes;
 	unsigned i;
-	for (i = 0; i < stp_module.n_timers; i++) {
-		struct stp_timer_probe *t = &stp_module.timers[i];
+	for (i = 0; i < stp_kind_table(TIMER)->n; i++) {
+		struct stp_timer_probe *t = &timers[i];
 		hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 		t->timer.function = stp_timer_fn;
 		hrtimer_start(&t->timer, ns_to_ktime(stp_timer_period_ns(t)), HRTIMER_MODE_REL);
@@ -39,11 +40,19 @@ static void stp_timers_start(void)
 
 static void stp_timers_stop(void)
 {
+	struct stp_timer_probe *timers = stp_kind_table(TIMER)->probes;
 	unsigned i;
-	for (i = 0; i < stp_module.n_timers; i++) {
-		struct stp_timer_probe *t = &stp_module.timers[i];
+	for (i = 0; i < stp_kind_table(TIMER)->n; i++) {
+		struct stp_timer_probe *t = &timers[i];
 		if (t->armed)
 			hrtimer_cancel(&t->timer);
 		t->armed = false;
 	}
 }
+
+/* Timers fire on their own: armed once the begin probes ran. */
+static const struct stp_probe_kind_ops stp_kind_timer = {
+	.name = "timer",
+	.start = stp_timers_start,
+	.stop = stp_timers_stop,
+};

@@ -27,11 +27,12 @@ void stp_tracepoint_fire(struct stp_tracepoint *t, const u64 *args)
  * -ENOENT). */
 static int stp_tracepoints_register(void)
 {
+	struct stp_tracepoint *tps = stp_kind_table(TRACEPOINT)->probes;
 	unsigned i;
 	int rc;
 
-	for (i = 0; i < stp_module.n_tracepoints; i++) {
-		struct stp_tracepoint *t = &stp_module.tracepoints[i];
+	for (i = 0; i < stp_kind_table(TRACEPOINT)->n; i++) {
+		struct stp_tracepoint *t = &tps[i];
 		t->tp = NULL;
 		for_each_kernel_tracepoint(stp_tracepoint_find, t);
 		rc = t->tp ? tracepoint_probe_register(t->tp, t->func, t) : -ENOENT;
@@ -51,11 +52,12 @@ static int stp_tracepoints_register(void)
 
 static void stp_tracepoints_unregister(void)
 {
+	struct stp_tracepoint *tps = stp_kind_table(TRACEPOINT)->probes;
 	unsigned i;
 	bool any = false;
 
-	for (i = 0; i < stp_module.n_tracepoints; i++) {
-		struct stp_tracepoint *t = &stp_module.tracepoints[i];
+	for (i = 0; i < stp_kind_table(TRACEPOINT)->n; i++) {
+		struct stp_tracepoint *t = &tps[i];
 		if (!t->registered)
 			continue;
 		tracepoint_probe_unregister(t->tp, t->func, t);
@@ -66,3 +68,9 @@ static void stp_tracepoints_unregister(void)
 	if (any)
 		tracepoint_synchronize_unregister();
 }
+
+static const struct stp_probe_kind_ops stp_kind_tracepoints = {
+	.name = "tracepoint",
+	.register_probes = stp_tracepoints_register,
+	.unregister_probes = stp_tracepoints_unregister, /* waits for running handlers */
+};

@@ -34,7 +34,7 @@ void ModuleWriter::emit_struct_array(const std::string &type, const std::string 
   out_.close(";");
 }
 
-void ModuleWriter::emit_probe_table(const std::string &type, const std::string &field,
+void ModuleWriter::emit_probe_table(const std::string &kind, const std::string &type,
                                     const std::vector<const probes::ResolvedProbe *> &probes) {
   std::vector<std::string> inits;
   for (const probes::ResolvedProbe *p : probes) {
@@ -44,9 +44,9 @@ void ModuleWriter::emit_probe_table(const std::string &type, const std::string &
               ", .entry_data_size = sizeof(struct stp_entry_slots)";
     inits.push_back(init);
   }
-  emit_struct_array(type, "stp_" + field, inits);
-  set_module_field(field, "stp_" + field);
-  set_module_field("n_" + field, std::to_string(inits.size()));
+  const std::string array = "stp_kind_" + kind;
+  emit_struct_array(type, array, inits);
+  kinds_[kind] = "{ " + array + ", " + std::to_string(inits.size()) + " }";
 }
 
 void ModuleWriter::set_module_field(const std::string &field, const std::string &value) {
@@ -58,6 +58,12 @@ void ModuleWriter::emit_module_desc() {
   out_.open("const struct stp_module_desc stp_module =");
   for (const auto &[field, value] : module_fields_)
     out_.line("." + field + " = " + value + ",");
+  if (!kinds_.empty()) {
+    out_.open(".kinds =");
+    for (const auto &[kind, table] : kinds_)
+      out_.line("[STP_KIND_" + kind + "] = " + table + ",");
+    out_.close(",");
+  }
   out_.close(";");
 }
 

@@ -25,11 +25,13 @@ public:
   // its per-probe state there)
   void emit_struct_array(const std::string &type, const std::string &name,
                          const std::vector<std::string> &initializers);
-  // The usual table of a family whose runtime struct starts with `.probe`:
-  // `static TYPE stp_FIELD[] = { { .probe = &desc, <c_fields> }, ... };`,
-  // and the module's FIELD / n_FIELD pointing at it. A probe with @entry
-  // values also gets `.entry = &entry_desc, .entry_data_size = ...`.
-  void emit_probe_table(const std::string &type, const std::string &field,
+  // The table of the runtime probe kind `kind` (an STP_KIND_ id of
+  // runtime/probes/kinds.h, e.g. "KPROBE"), whose struct `type` starts
+  // with `.probe`: `static TYPE stp_kind_ID[] = { { .probe = &desc,
+  // <c_fields> }, ... };`, which the module's `kinds[STP_KIND_ID]` points
+  // at. A probe with @entry values also gets `.entry = &entry_desc,
+  // .entry_data_size = ...`. Once per kind.
+  void emit_probe_table(const std::string &kind, const std::string &type,
                         const std::vector<const probes::ResolvedProbe *> &probes);
   // A field of `struct stp_module_desc` (see runtime/stp_runtime.h).
   void set_module_field(const std::string &field, const std::string &value);
@@ -39,6 +41,7 @@ private:
   Emitter out_;
   std::map<const probes::ResolvedProbe *, std::string> descriptors_;
   std::map<std::string, std::string> module_fields_;
+  std::map<std::string, std::string> kinds_; // STP_KIND_ id -> "{ array, n }"
 };
 
 } // namespace stap::codegen

@@ -139,7 +139,7 @@ public:
 
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
-    w.emit_probe_table("struct stp_kprobe", "kprobes", probes);
+    w.emit_probe_table("KPROBE", "struct stp_kprobe", probes);
   }
 
 private:

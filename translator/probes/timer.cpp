@@ -91,9 +91,9 @@ public:
     for (const ResolvedProbe *p : probes)
       (is_profile(*p->point) ? profiles : timers).push_back(p);
     if (!timers.empty())
-      w.emit_probe_table("struct stp_timer_probe", "timers", timers);
+      w.emit_probe_table("TIMER", "struct stp_timer_probe", timers);
     if (!profiles.empty())
-      w.emit_probe_table("struct stp_profile_probe", "profiles", profiles);
+      w.emit_probe_table("PROFILE", "struct stp_profile_probe", profiles);
   }
 
 private:

@@ -215,7 +215,7 @@ public:
       if (done.insert(function_name(r)).second)
         emit_probe_function(w.out(), r);
     }
-    w.emit_probe_table("struct stp_tracepoint", "tracepoints", probes);
+    w.emit_probe_table("TRACEPOINT", "struct stp_tracepoint", probes);
   }
 
 private:

@@ -1,0 +1,59 @@
+/* The event probe kinds: the one list the session and generated code share.
+ *
+ * Each kind is
+ *   - runtime/probes/NAME.h: the struct its generated table holds, one per
+ *     probe (first field `const struct stp_probe *probe`), included below;
+ *   - runtime/probes/NAME.c: its operations, `stp_kind_NAME`, a
+ *     `struct stp_probe_kind_ops`, included by kinds.c;
+ *   - one line in STP_PROBE_KINDS below;
+ *   - its family in translator/probes/, which emits the table with
+ *     `ModuleWriter::emit_probe_table("ID", "struct TYPE", probes)`.
+ * Generated code fills `stp_module.kinds[STP_KIND_ID]`; the kind reads its
+ * probes back with stp_kind_table(ID).
+ *
+ * begin, end and error probes are not kinds: they are the session itself
+ * (session.c runs them between the phases below). */
+#include "timer.h"
+#include "profile.h"
+#include "kprobes.h"
+#include "tracepoints.h"
+
+/* X(ID, name), in arming order: the session registers every kind in this
+ * order (before the begin probes), starts them in this order (after the
+ * begin probes), and stops and unregisters them in the reverse order. */
+#define STP_PROBE_KINDS(X)       \
+	X(KPROBE, kprobes)       \
+	X(TRACEPOINT, tracepoints) \
+	X(PROFILE, profile)      \
+	X(TIMER, timer)
+
+#define STP_KIND_ENUM(ID, name) STP_KIND_##ID,
+enum stp_probe_kind_id { STP_PROBE_KINDS(STP_KIND_ENUM) STP_NKINDS };
+#undef STP_KIND_ENUM
+
+/* One kind's probes in this module (generated; empty when it has none). */
+struct stp_probe_table {
+	void *probes; /* struct TYPE[n] */
+	unsigned n;
+};
+
+/* What the session does with a kind (each hook may be NULL). They run in
+ * process context, under the session mutex, and may sleep. */
+struct stp_probe_kind_ops {
+	const char *name;
+	/* Before the begin probes: hook every probe. 0, or a negative errno
+	 * after reporting (stp_ctl_send "error ...") which probe failed; the
+	 * session then ends. */
+	int (*register_probes)(void);
+	/* After the begin probes, the session RUNNING: probes that fire on
+	 * their own (timers) begin here. */
+	void (*start)(void);
+	/* At the session's stop, before the end probes, in reverse order:
+	 * `stop` undoes `start`, then `unregister_probes` undoes
+	 * `register_probes` (also a partial one) and returns only once no
+	 * handler of the kind runs any more. */
+	void (*stop)(void);
+	void (*unregister_probes)(void);
+};
+
+#define stp_kind_table(ID) (&stp_module.kinds[STP_KIND_##ID])
