@@ -1,0 +1,216 @@
+#include "dwarf/functions.h"
+
+#include <algorithm>
+#include <dwarf.h>
+#include <fnmatch.h>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace stap::dwarf {
+namespace {
+
+std::string decl_file(Dwarf_Die *die) {
+  const char *f = dwarf_decl_file(die);
+  return f ? f : "";
+}
+
+int decl_line(Dwarf_Die *die) {
+  int l = 0;
+  dwarf_decl_line(die, &l);
+  return l;
+}
+
+// Each compilation unit's DIE.
+void for_each_cu(DebugFile &file, const std::function<void(Dwarf_Die &)> &fn) {
+  if (!file.dwarf())
+    return;
+  Dwarf_Off off = 0, next;
+  size_t header_size;
+  while (dwarf_nextcu(file.dwarf(), off, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
+    Dwarf_Die cu;
+    if (dwarf_offdie(file.dwarf(), off + header_size, &cu))
+      fn(cu);
+    off = next;
+  }
+}
+
+// Every DIE below `die` that code can be in, depth first: functions,
+// blocks and inline instances, not the (many) types.
+bool holds_code(int tag) {
+  return tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+         tag == DW_TAG_inlined_subroutine || tag == DW_TAG_namespace ||
+         tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit;
+}
+
+void walk(Dwarf_Die *die, const std::function<void(Dwarf_Die &)> &fn) {
+  Dwarf_Die child;
+  if (dwarf_child(die, &child) != 0)
+    return;
+  do {
+    fn(child);
+    if (holds_code(dwarf_tag(&child)))
+      walk(&child, fn);
+  } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+struct Matcher {
+  const FunctionPattern &p;
+  bool matches(Dwarf_Die *die) const {
+    const char *name = dwarf_diename(die);
+    if (!name || fnmatch(p.function.c_str(), name, 0) != 0)
+      return false;
+    return !p.has_file() || file_matches(p.file, decl_file(die));
+  }
+};
+
+// A function's entry: DW_AT_low_pc, or, for one split into hot and cold
+// parts (DW_AT_ranges), the start of its first range, the hot part.
+bool first_address(Dwarf_Die *die, Dwarf_Addr &out) {
+  if (dwarf_lowpc(die, &out) == 0)
+    return true;
+  Dwarf_Addr base, start, end;
+  return dwarf_ranges(die, 0, &base, &start, &end) > 0 && (out = start, true);
+}
+
+FunctionInfo info_of(Dwarf_Die *die, bool inlined) {
+  FunctionInfo f;
+  f.name = dwarf_diename(die);
+  f.decl_file = decl_file(die);
+  f.decl_line = decl_line(die);
+  f.die = dwarf_dieoffset(die);
+  f.inlined = inlined;
+  Dwarf_Attribute a;
+  bool ext = false;
+  if (dwarf_attr_integrate(die, DW_AT_external, &a))
+    dwarf_formflag(&a, &ext);
+  f.external = ext;
+  Dwarf_Addr entry = 0;
+  dwarf_entrypc(die, &entry);
+  f.entry = f.probe = entry;
+  return f;
+}
+
+} // namespace
+
+std::vector<FunctionInfo> find_functions(DebugFile &file, const FunctionPattern &p, bool out_of_line,
+                                         bool inlines) {
+  std::vector<FunctionInfo> out;
+  std::set<Dwarf_Off> seen;
+  Matcher m{p};
+  for_each_cu(file, [&](Dwarf_Die &cu) {
+    walk(&cu, [&](Dwarf_Die &die) {
+      int tag = dwarf_tag(&die);
+      if (tag == DW_TAG_subprogram && out_of_line) {
+        Dwarf_Addr low;
+        if (dwarf_hasattr(&die, DW_AT_declaration) || !first_address(&die, low) ||
+            !m.matches(&die) || !seen.insert(dwarf_dieoffset(&die)).second)
+          return;
+        FunctionInfo f = info_of(&die, false);
+        f.entry = low;
+        f.probe = low;
+        Dwarf_Addr *bkpts = nullptr;
+        int n = dwarf_entry_breakpoints(&die, &bkpts);
+        if (n > 0)
+          f.probe = bkpts[0];
+        free(bkpts);
+        out.push_back(std::move(f));
+      } else if (tag == DW_TAG_inlined_subroutine && inlines) {
+        if (!m.matches(&die) || !seen.insert(dwarf_dieoffset(&die)).second)
+          return;
+        FunctionInfo f = info_of(&die, true);
+        if (f.entry)
+          out.push_back(std::move(f));
+      }
+    });
+  });
+  std::sort(out.begin(), out.end(), [](const FunctionInfo &a, const FunctionInfo &b) {
+    return a.name != b.name ? a.name < b.name : a.entry < b.entry;
+  });
+  return out;
+}
+
+bool function_die(DebugFile &file, const FunctionInfo &fn, Dwarf_Die &out) {
+  return file.dwarf() && dwarf_offdie(file.dwarf(), fn.die, &out) != nullptr;
+}
+
+std::vector<SourceLine> source_lines(DebugFile &file, const FunctionInfo &fn, int64_t first,
+                                     int64_t last, bool nearest) {
+  std::vector<SourceLine> out;
+  Dwarf_Die die, cu;
+  if (!function_die(file, fn, die) || !dwarf_diecu(&die, &cu, nullptr, nullptr))
+    return out;
+  Dwarf_Lines *lines;
+  size_t n;
+  if (dwarf_getsrclines(&cu, &lines, &n) != 0)
+    return out;
+  // line -> lowest statement address inside the function, in its file
+  std::map<int, Dwarf_Addr> first_addr;
+  for (size_t i = 0; i < n; ++i) {
+    Dwarf_Line *l = dwarf_onesrcline(lines, i);
+    Dwarf_Addr addr;
+    int lineno;
+    bool stmt = false, end = false;
+    const char *src = dwarf_linesrc(l, nullptr, nullptr);
+    if (dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &lineno) != 0 || !src)
+      continue;
+    dwarf_linebeginstatement(l, &stmt);
+    dwarf_lineendsequence(l, &end);
+    if (!stmt || end || src != fn.decl_file || dwarf_haspc(&die, addr) <= 0)
+      continue;
+    auto it = first_addr.find(lineno);
+    if (it == first_addr.end() || addr < it->second)
+      first_addr[lineno] = addr;
+  }
+  for (int64_t line = first; line <= last; ++line) {
+    auto it = first_addr.lower_bound(static_cast<int>(line));
+    if (it == first_addr.end())
+      break;
+    if (it->first != line) {
+      if (!nearest || first != last)
+        continue;
+    }
+    out.push_back(SourceLine{fn.decl_file, it->first, it->second});
+  }
+  return out;
+}
+
+std::vector<LabelInfo> find_labels(DebugFile &file, const FunctionInfo &fn, const std::string &pattern) {
+  std::vector<LabelInfo> out;
+  Dwarf_Die die;
+  if (!function_die(file, fn, die))
+    return out;
+  walk(&die, [&](Dwarf_Die &d) {
+    Dwarf_Addr addr;
+    const char *name = dwarf_diename(&d);
+    if (dwarf_tag(&d) == DW_TAG_label && name && dwarf_lowpc(&d, &addr) == 0 &&
+        fnmatch(pattern.c_str(), name, 0) == 0)
+      out.push_back(LabelInfo{name, decl_file(&d), decl_line(&d), addr});
+  });
+  return out;
+}
+
+std::vector<std::string> find_callees(DebugFile &file, const FunctionInfo &fn, const std::string &pattern) {
+  std::set<std::string> names;
+  Dwarf_Die die;
+  if (!function_die(file, fn, die))
+    return {};
+  walk(&die, [&](Dwarf_Die &d) {
+    int tag = dwarf_tag(&d);
+    Dwarf_Die callee;
+    const char *name = nullptr;
+    if (tag == DW_TAG_inlined_subroutine) {
+      name = dwarf_diename(&d);
+    } else if (tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site) {
+      Dwarf_Attribute a;
+      if ((dwarf_attr(&d, DW_AT_call_origin, &a) || dwarf_attr(&d, DW_AT_abstract_origin, &a)) &&
+          dwarf_formref_die(&a, &callee))
+        name = dwarf_diename(&callee);
+    }
+    if (name && fnmatch(pattern.c_str(), name, 0) == 0)
+      names.insert(name);
+  });
+  return {names.begin(), names.end()};
+}
+
+} // namespace stap::dwarf
