@@ -50,6 +50,7 @@ static int stp_kprobes_register(void)
 		} else {
 			memset(&k->kp, 0, sizeof(k->kp));
 			k->kp.symbol_name = k->symbol;
+			k->kp.offset = k->offset;
 			k->kp.pre_handler = stp_kprobe_pre;
 			rc = register_kprobe(&k->kp);
 		}

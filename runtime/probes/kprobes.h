@@ -3,6 +3,7 @@
 struct stp_kprobe {
 	const struct stp_probe *probe;
 	const char *symbol;  /* "f" or "module:f" */
+	unsigned long offset; /* from the symbol: a DWARF probe's address */
 	bool is_return;
 	bool optional;       /* a failed registration is not an error (`?`) */
 	int maxactive;       /* .return: instances at once; 0 = kernel default */

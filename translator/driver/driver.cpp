@@ -8,6 +8,7 @@
 #include "driver/options.h"
 #include "driver/pass_timer.h"
 #include "driver/session_files.h"
+#include "dwarf/kernel_debuginfo.h"
 #include "driver/sysroot.h"
 #include "driver/target.h"
 #include "driver/user_objects.h"
@@ -166,7 +167,8 @@ bool Driver::pass2_elaborate() {
     diag_.error("no support for the target's architecture '" + target_.arch + "'");
     return false;
   }
-  probes::ResolveEnv env{target_, *arch};
+  dwarf::KernelDebuginfo kernel_dwarf(target_, opts_.d_objects);
+  probes::ResolveEnv env{target_, *arch, &kernel_dwarf};
   bool listing = !opts_.list_pattern.empty();
   resolve_probes(env, program_, arena_, diag_, /*quiet_no_match=*/listing);
   fold_defined(program_, arena_);

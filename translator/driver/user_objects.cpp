@@ -142,6 +142,10 @@ private:
 // A -d argument names a user object when it is a path, or a file in the
 // working directory; otherwise it is "kernel" or a kernel module's name.
 bool names_user_object(const std::string &arg, const Sysroot &sysroot) {
+  // A kernel module's file gives module("NAME") probes its DWARF
+  // (dwarf/kernel_debuginfo.h), not user unwind tables.
+  if (arg.size() > 3 && arg.compare(arg.size() - 3, 3, ".ko") == 0)
+    return false;
   if (arg.find('/') != std::string::npos)
     return true;
   if (arg == "kernel")

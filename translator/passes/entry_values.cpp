@@ -107,6 +107,10 @@ void resolve_entry_values(const probes::ResolveEnv &env, Program &program, ast::
       }
       program.probes[before].pn = program.probes[before].pp;
       program.probes[before].entry_part = true;
+      // It runs where the return probe's function is entered, which is
+      // where that probe's variables were located (not after the prologue).
+      if (program.probes[i].scope)
+        program.probes[before].scope = program.probes[i].scope;
       return_entry.emplace_back(i, before);
     }
     script.probes.push_back(entry);

@@ -15,6 +15,9 @@
 namespace stap::codegen {
 class ModuleWriter;
 }
+namespace stap::dwarf {
+class KernelDebuginfo;
+}
 
 namespace stap::probes {
 
@@ -27,6 +30,9 @@ class ProbeFamily;
 struct ResolveEnv {
   const Target &target;
   const arch::Arch &arch;
+  // The DWARF of the kernel and its modules (dwarf/kernel_debuginfo.h),
+  // when the driver looked for it.
+  dwarf::KernelDebuginfo *kernel_dwarf = nullptr;
 };
 
 // One concrete probe: a probe body bound to a probe point that a family

@@ -10,6 +10,7 @@
 // the target's .ko files (symtab/module_symbols.h).
 #include "codegen/emitter.h"
 #include "codegen/module_writer.h"
+#include "probes/dwarf_function.h"
 #include "probes/family.h"
 #include "symtab/kernel_symbols.h"
 #include "symtab/module_symbols.h"
@@ -44,6 +45,20 @@ public:
         out.push_back(h);
         out.back().insert(out.back().end(), t.begin(), t.end());
       }
+    // DWARF-only points (dwarf_function.cpp)
+    for (const PointShape &h : {PointShape{{"kernel", false}}, PointShape{{"module", true}}}) {
+      for (const PointShape &t :
+           std::vector<PointShape>{{{"function", true}, {"inline", false}},
+                                   {{"function", true}, {"exported", false}},
+                                   {{"function", true}, {"label", true}},
+                                   {{"function", true}, {"callee", true}},
+                                   {{"function", true}, {"callees", false}},
+                                   {{"statement", true}},
+                                   {{"statement", true}, {"nearest", false}}}) {
+        out.push_back(h);
+        out.back().insert(out.back().end(), t.begin(), t.end());
+      }
+    }
     return out;
   }
 
@@ -52,6 +67,10 @@ public:
     const auto &cs = point.components;
     if (cs[0].functor == "kernel" && cs.size() > 1 && cs[1].functor == "trace")
       return tracepoint_family().resolve(env, decl, point, out, diag);
+    // With DWARF for the kernel or module: functions, inline instances,
+    // statements and their variables (dwarf_function.cpp); else by symbol.
+    if (std::optional<bool> dwarf = resolve_dwarf_probe(env, decl, point, this, out, diag))
+      return *dwarf;
     size_t i = 0;
     std::string module;
     size_t module_index = 0;
