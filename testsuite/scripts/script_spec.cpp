@@ -69,6 +69,8 @@ std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string 
       s.last_pass = std::stoi(v);
     } else if (directive("cpus", v)) {
       s.cpus = std::stoi(v);
+    } else if (directive("kmod", v)) {
+      s.kmod = v;
     } else if (directive("program", v)) {
       size_t space = v.find(' ');
       s.programs.push_back({v.substr(0, space), space == std::string::npos ? "" : v.substr(space + 1)});

@@ -27,6 +27,10 @@
 //                            staprun, guest and expect lines stands for the
 //                            directory it was built in, under the host's /tmp:
 //                            -c BUILD/NAME runs it at its host path
+//   // kmod: NAME            a kernel module of ours, testsuite/kmod/NAME,
+//                            built with the target's Kbuild: stap gets
+//                            -d NAME.ko (its DWARF) and the guest loads it
+//                            (insmod) before the job's command
 #pragma once
 #include <optional>
 #include <ostream>
@@ -48,6 +52,7 @@ struct ScriptSpec {
     std::string name, args; // output file name, cc arguments (sources, flags)
   };
   std::vector<Program> programs;
+  std::string kmod; // testsuite/kmod/NAME, loaded before the job
 };
 
 // For test names and failure messages.

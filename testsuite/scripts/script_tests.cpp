@@ -91,6 +91,28 @@ struct ArchRun {
   std::string build_root; // the programs of script NAME are in build_root/NAME (BUILD/)
 };
 
+// testsuite/kmod/NAME built for `target` under `dir`: the .ko's path, or
+// "" with `err` set.
+std::string build_kmod(const remote::VmTarget &target, const std::string &name,
+                       const std::string &dir, std::string &err) {
+  std::string out = dir + "/kmod-" + name;
+  if (std::filesystem::exists(out + "/" + name + ".ko"))
+    return out + "/" + name + ".ko";
+  std::filesystem::create_directories(out);
+  for (const auto &e :
+       std::filesystem::directory_iterator(std::string(STAP_TESTSUITE_DIR) + "/kmod/" + name))
+    std::filesystem::copy_file(e.path(), out + "/" + e.path().filename().string(),
+                               std::filesystem::copy_options::overwrite_existing);
+  CommandResult r = run_command("make -s -C " + shell_quote(target.build_dir) + " M=" +
+                                    shell_quote(out) + " modules",
+                                out);
+  if (r.status != 0 || !std::filesystem::exists(out + "/" + name + ".ko")) {
+    err = "building kmod " + name + " failed:\n" + r.out + r.err;
+    return "";
+  }
+  return out + "/" + name + ".ko";
+}
+
 const ArchRun &arch_run(const std::string &arch) {
   static std::map<std::string, ArchRun> runs;
   static std::mutex mu;
@@ -115,6 +137,18 @@ const ArchRun &arch_run(const std::string &arch) {
   for (const ScriptSpec &s : all_specs())
     if (s.last_pass == 5 && selected.count(test_name_of(s.path, arch)))
       specs.push_back(with_build_dir(s, dir + "/" + s.name));
+  // Our kernel modules, once per architecture, before the scripts that
+  // read their DWARF are translated.
+  std::map<std::string, std::string> kmods, kmod_errors; // name -> .ko path / error
+  for (const ScriptSpec &s : specs)
+    if (!s.kmod.empty() && !kmods.count(s.kmod) && !kmod_errors.count(s.kmod)) {
+      std::string err;
+      std::string ko = build_kmod(*target, s.kmod, dir, err);
+      if (ko.empty())
+        kmod_errors[s.kmod] = err;
+      else
+        kmods[s.kmod] = ko;
+    }
   std::atomic<size_t> next{0};
   std::vector<CommandResult> results(specs.size());
   const std::string bits = arch == "i386" ? "-m32" : "-m64";
@@ -139,8 +173,18 @@ const ArchRun &arch_run(const std::string &arch) {
       }
       if (!built)
         continue;
-      results[i] = run_command(kBin + "/stap -p4 -r " + target->release + " -m t_" + s.name + " " +
-                                   s.stap_args + " " + shell_quote(relative(s.script)),
+      std::string kmod_arg;
+      if (!s.kmod.empty()) {
+        if (!kmods.count(s.kmod)) {
+          results[i].status = 1;
+          results[i].err = kmod_errors[s.kmod];
+          continue;
+        }
+        kmod_arg = " -d " + shell_quote(kmods.at(s.kmod));
+      }
+      results[i] = run_command(kBin + "/stap -p4 -r " + target->release + " -m t_" + s.name +
+                                   kmod_arg + " " + s.stap_args + " " +
+                                   shell_quote(relative(s.script)),
                                kScriptsDir);
       // -m leaves NAME.ko in the working directory: move it to the batch's.
       if (results[i].status == 0)
@@ -166,6 +210,9 @@ const ArchRun &arch_run(const std::string &arch) {
       for (size_t at; (at = job.command.find("MODULE")) != std::string::npos;)
         job.command.replace(at, 6, module);
     }
+    if (!s.kmod.empty()) // loaded for this job only: the next script's job loads it again
+      job.command = "insmod " + shell_quote(kmods.at(s.kmod)) + " || exit 125; (" + job.command +
+                    "); s=$?; rmmod " + s.kmod + "; exit $s";
     job.files = {ko};
     for (const auto &p : s.programs)
       job.files.push_back(dir + "/" + s.name + "/" + p.name);

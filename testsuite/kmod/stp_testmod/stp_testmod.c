@@ -91,6 +91,7 @@ static inline __attribute__((always_inline)) int stp_inline(int factor, int adde
 {
 	int product = factor * 7;
 
+	pr_info("stp_testmod: stp_inline factor=%d addend=%d\n", factor, addend);
 	return product + addend;
 }
 
@@ -100,7 +101,7 @@ noinline int stp_lines(int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		total += i;		/* STP_LINE_LOOP */
+		total += i + n;		/* STP_LINE_LOOP */
 		if (total > 1000)
 			goto out;
 	}
@@ -145,8 +146,7 @@ static noinline void stp_testmod_run(long n)
 	stp_struct(&shape, 2);
 	stp_union(v, &w);
 	r += stp_static((int)n + 5, (n & 1) ? "odd" : "even");
-	r += stp_inline((int)n, 3);
-	pr_info("stp_testmod: stp_inline factor=%d addend=%d\n", (int)n, 3);
+	r += stp_inline((int)n, (int)n & 3);
 	r += stp_lines((int)n);
 	stp_testmod_counter++;
 	stp_testmod_last = n;
