@@ -45,14 +45,12 @@ public:
         out.push_back(h);
         out.back().insert(out.back().end(), t.begin(), t.end());
       }
-    // DWARF-only points (dwarf_function.cpp)
+    // DWARF-only points (dwarf_function.cpp). `.inline`, `.exported`,
+    // `.callees` are left out: `function("f").*` means .call and .return.
     for (const PointShape &h : {PointShape{{"kernel", false}}, PointShape{{"module", true}}}) {
       for (const PointShape &t :
-           std::vector<PointShape>{{{"function", true}, {"inline", false}},
-                                   {{"function", true}, {"exported", false}},
-                                   {{"function", true}, {"label", true}},
+           std::vector<PointShape>{{{"function", true}, {"label", true}},
                                    {{"function", true}, {"callee", true}},
-                                   {{"function", true}, {"callees", false}},
                                    {{"statement", true}},
                                    {{"statement", true}, {"nearest", false}}}) {
         out.push_back(h);
