@@ -128,6 +128,28 @@ void stp_out_special(struct stp_context *c, char *str, char conv, const char *fl
 	case 'c':
 		n = stp_escape_char(buf, (unsigned char)value);
 		break;
+	case 'o': {
+		/* %#o as SystemTap 4.8 prints it: a '0' before the digits
+		 * whatever they are ("00" for 0, where C gives "0"), counted in
+		 * the width; zero padding goes between the two. */
+		char digits[24];
+		int nd = snprintf(digits, sizeof(digits), "%llo", (unsigned long long)value);
+		int prec = max(precision, nd);
+		int pad = max(width - 1 - prec, 0);
+		bool zero = strchr(flags, '0') && !left;
+		int k;
+		if (!zero && !left)
+			stp_out_pad(c, str, pad);
+		stp_out_bytes(c, str, "0", 1);
+		for (k = 0; zero && k < pad; k++)
+			stp_out_bytes(c, str, "0", 1);
+		for (k = nd; k < prec; k++)
+			stp_out_bytes(c, str, "0", 1);
+		stp_out_bytes(c, str, digits, nd);
+		if (left)
+			stp_out_pad(c, str, pad);
+		return;
+	}
 	case 'm':
 	case 'M': {
 		/* The precision is the number of bytes (default 1). */

@@ -100,8 +100,11 @@ std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err)
   return r;
 }
 
+// Conversions the kernel's vsnprintf prints differently from SystemTap
+// 4.8: %p %b %m %M, %#c (escapes) and %#o (4.8 always adds the '0').
 bool is_special(const FormatConversion &c) {
-  return std::strchr("pbmM", c.conv) || (c.conv == 'c' && c.flags.find('#') != std::string::npos);
+  bool alt = c.flags.find('#') != std::string::npos;
+  return std::strchr("pbmM", c.conv) || (alt && (c.conv == 'c' || c.conv == 'o'));
 }
 
 namespace {
