@@ -1,4 +1,4 @@
-/* kernel.trace("SYSTEM:NAME"): a kernel tracepoint (STP_KIND_TRACEPOINT,
+/* kernel.trace("SYSTEM:NAME"): a tracepoint of the kernel or a module (STP_KIND_TRACEPOINT,
  * tracepoints.c). `func` is the generated probe function, with the
  * tracepoint's prototype; it saves the arguments and calls
  * stp_tracepoint_fire(). */
@@ -9,6 +9,7 @@ struct stp_tracepoint {
 	void *func;             /* the probe function hooked to it */
 	bool optional;          /* from a wildcard or `?`: absent is no error */
 	struct tracepoint *tp;  /* found by name at registration */
+	struct module *mod;     /* the module that has it (pinned), or NULL */
 	bool registered;
 };
 

@@ -9,14 +9,13 @@
 // kind): it stores the arguments in an array that the probe context points
 // to and that the variables' locations read (STP_TP_ARG), then runs the
 // probe. The runtime (runtime/probes/tracepoints.c) finds each tracepoint
-// by name and hooks that function to it.
+// by name, in the kernel or in a loaded module, and hooks that function.
 //
 // raw_syscalls' sys_enter and sys_exit (syscall_any) are known without the
 // query objects, so that the syscall tapset never waits for them.
 #include "codegen/emitter.h"
 #include "codegen/module_writer.h"
 #include "probes/family.h"
-#include "symtab/kernel_symbols.h"
 #include "tracequery/catalog.h"
 
 #include <algorithm>
@@ -142,18 +141,9 @@ public:
                                    ": " + error);
         return point.optional;
       }
-      // With a wildcard, only what the kernel has built in (its
-      // __traceiter_NAME functions), when its symbols are known.
-      const symtab::KernelSymbols *syms = nullptr;
-      if (wild) {
-        std::string serr;
-        syms = symtab::kernel_symbols(env.target.release, serr);
-      }
       for (const tracequery::Tracepoint &tp : cat->tracepoints()) {
         if (fnmatch(system_glob.c_str(), tp.system.c_str(), 0) != 0 ||
             fnmatch(name_glob.c_str(), tp.name.c_str(), 0) != 0)
-          continue;
-        if (syms && !syms->has_function("__traceiter_" + tp.name))
           continue;
         const tracequery::TracepointProto *p = cat->proto(tp, error);
         if (!p) {
