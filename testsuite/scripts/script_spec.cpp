@@ -67,6 +67,8 @@ std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string 
       s.guest_command = v;
     } else if (directive("pass", v)) {
       s.last_pass = std::stoi(v);
+    } else if (directive("arch", v)) {
+      s.arch = v;
     } else if (directive("cpus", v)) {
       s.cpus = std::stoi(v);
     } else if (directive("kmod", v)) {

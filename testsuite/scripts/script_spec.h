@@ -19,6 +19,8 @@
 //                            file only holds the directives
 //   // pass: N               stop after pass N (1-4): the test runs stap only,
 //                            on the host; without it the module runs in the VMs
+//   // arch: ARCH            only on ARCH (x86_64 or i386); with pass: N, stap
+//                            gets -r the newest installed kernel of ARCH
 //   // program: NAME ARGS    a C program the job needs: `cc -m64|-m32 -O2 -g -o
 //                            NAME ARGS` in the script's directory, for each
 //                            architecture; NAME is in the job's directory (the
@@ -48,6 +50,7 @@ struct ScriptSpec {
   std::string stap_args, staprun_args, guest_command;
   int last_pass = 5;
   int cpus = 1; // the guest's CPUs (scripts with the same count share a boot)
+  std::string arch; // only on this architecture ("": both)
   struct Program {
     std::string name, args; // output file name, cc arguments (sources, flags)
   };

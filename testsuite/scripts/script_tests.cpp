@@ -135,7 +135,8 @@ const ArchRun &arch_run(const std::string &arch) {
   std::vector<ScriptSpec> specs;
   std::set<std::string> selected = selected_tests();
   for (const ScriptSpec &s : all_specs())
-    if (s.last_pass == 5 && selected.count(test_name_of(s.path, arch)))
+    if (s.last_pass == 5 && (s.arch.empty() || s.arch == arch) &&
+        selected.count(test_name_of(s.path, arch)))
       specs.push_back(with_build_dir(s, dir + "/" + s.name));
   // Our kernel modules, once per architecture, before the scripts that
   // read their DWARF are translated.
@@ -239,12 +240,14 @@ class ScriptTest : public ::testing::TestWithParam<std::tuple<ScriptSpec, std::s
 
 TEST_P(ScriptTest, Runs) {
   const auto &[spec, arch] = GetParam();
+  if (!spec.arch.empty() && spec.arch != arch)
+    GTEST_SKIP() << "a test for " << spec.arch << " only";
   if (spec.last_pass != 5) {
-    if (arch != "x86_64")
+    if (arch != (spec.arch.empty() ? "x86_64" : spec.arch))
       GTEST_SKIP() << "host-only test";
     // For the kernel the VM tests boot, not the host's: kernel function
     // names are checked against that release's symbols.
-    auto target = remote::default_vm_target("x86_64");
+    auto target = remote::default_vm_target(arch);
     std::string release = target ? " -r " + target->release : "";
     CommandResult r = run_command(kBin + "/stap -p" + std::to_string(spec.last_pass) + release +
                                       " " + spec.stap_args + " " + shell_quote(relative(spec.script)),
