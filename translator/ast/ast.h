@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+namespace stap::debuginfo {
+class TypeTable;
+}
+
 namespace stap::ast {
 
 class Visitor;
@@ -149,6 +153,10 @@ struct CastExpr : Expr {
   std::optional<std::string> module;
   std::vector<TargetComponent> components;
   bool addressof = false;
+  // Bound by pass 2 (passes/target_vars.cpp) for @cast: the debuginfo
+  // that names the type, and the type.
+  std::shared_ptr<const debuginfo::TypeTable> types;
+  uint32_t type_id = 0;
   void accept(Visitor &v) override;
 };
 

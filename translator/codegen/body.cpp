@@ -4,6 +4,7 @@
 #include "codegen/format.h"
 #include "codegen/names.h"
 #include "codegen/regex_compile.h"
+#include "codegen/target_access.h"
 #include "passes/builtins.h"
 #include "passes/overloads.h"
 
@@ -34,7 +35,9 @@ bool has_side_effects(ast::Expr *e) {
 // frame struct, collected in `fields_`.
 class BodyWriter : public ast::Visitor {
 public:
-  BodyWriter(Diagnostics &diag, ast::FunctionDecl *fn) : diag_(diag), fn_(fn) {}
+  BodyWriter(Diagnostics &diag, ast::FunctionDecl *fn,
+             const debuginfo::TargetScope *scope = nullptr)
+      : diag_(diag), fn_(fn), scope_(scope) {}
 
   Emitter out_;
   std::vector<std::string> fields_;
@@ -457,14 +460,23 @@ public:
     end_stmt();
   }
   void visit(ast::TargetExpr &n) override {
-    // Pass 2 (passes/target_vars.cpp) typed $return where it is valid: the
-    // return register, as a long (no debuginfo gives the function's type).
+    if (scope_ && scope_->types) {
+      result_ = target_expr_c(*scope_, n, target_hooks(), diag_);
+      return;
+    }
+    // Without debuginfo pass 2 (passes/target_vars.cpp) typed only $return,
+    // where it is valid: the return register, as a long.
     if (n.name == "$return" && n.type == ast::Type::Long)
       result_ = "((s64)(long)regs_return_value(c->regs))";
     else
       unsupported(n, "target variable " + n.name);
   }
-  void visit(ast::CastExpr &n) override { unsupported(n, "@cast/@var"); }
+  void visit(ast::CastExpr &n) override {
+    if (n.kind == ast::CastExpr::Var)
+      unsupported(n, "@var");
+    else
+      result_ = cast_expr_c(n, target_hooks(), diag_);
+  }
   void visit(ast::AutocastExpr &n) override { unsupported(n, "'->' on a script value (autocast)"); }
   void visit(ast::AtOpExpr &n) override {
     // passes/entry_values.cpp made @entry's argument the value saved at entry.
@@ -729,6 +741,9 @@ private:
     fields_.push_back(ctype + " " + name);
     return "l->" + name;
   }
+  TargetAccessHooks target_hooks() {
+    return {[this](ast::Expr *e) { return expr(e); }, [this] { return temp(ast::Type::String); }};
+  }
   void unsupported(ast::Node &n, const std::string &what) {
     diag_.error(n.loc, what + " is not supported by the translator yet");
     result_ = "((s64)0)";
@@ -736,6 +751,7 @@ private:
 
   Diagnostics &diag_;
   ast::FunctionDecl *fn_;
+  const debuginfo::TargetScope *scope_;
   std::string result_;
   std::string error_label_ = "out";
   int temps_ = 0, seq_ = 0;
@@ -797,8 +813,9 @@ void emit_embedded_body(Emitter &out, const ast::FunctionDecl &fn, const std::st
 } // namespace
 
 std::string emit_probe_handler(Emitter &out, const std::string &name, ast::ProbeDecl &probe,
-                               GlobalUseAnalysis &globals, Diagnostics &diag) {
-  BodyWriter w(diag, nullptr);
+                               const debuginfo::TargetScope *scope, GlobalUseAnalysis &globals,
+                               Diagnostics &diag) {
+  BodyWriter w(diag, nullptr, scope);
   w.declare_locals(probe.locals);
   probe.body->accept(w);
   emit_frame_struct(out, name, w.fields_);

@@ -17,7 +17,8 @@ TypeId TypeTable::strip(TypeId id) const {
   // Bounded: a malformed table with a typedef cycle must not hang the translator.
   for (size_t hops = 0; hops < types_.size(); ++hops) {
     const Type &t = types_[id];
-    if (t.kind != Kind::Typedef && t.kind != Kind::Const && t.kind != Kind::Volatile)
+    if (t.kind != Kind::Typedef && t.kind != Kind::Const && t.kind != Kind::Volatile &&
+        t.kind != Kind::Restrict)
       return id;
     id = t.target;
   }
@@ -36,7 +37,11 @@ std::string spell(const TypeTable &tt, TypeId id, std::string inner, unsigned de
   switch (t.kind) {
   case Kind::Void:
     return with("void");
-  case Kind::Int: case Kind::Bool: case Kind::Float: case Kind::Typedef:
+  case Kind::Typedef:
+    if (t.name.empty()) // an attribute (BTF type tag): its target
+      return spell(tt, t.target, inner, depth + 1);
+    return with(t.name);
+  case Kind::Int: case Kind::Bool: case Kind::Float:
     return with(t.name.empty() ? "?" : t.name);
   case Kind::Enum:
     return with("enum " + (t.name.empty() ? std::string("{...}") : t.name));
@@ -48,6 +53,8 @@ std::string spell(const TypeTable &tt, TypeId id, std::string inner, unsigned de
     return spell(tt, t.target, inner.empty() ? "const" : "const " + inner, depth + 1);
   case Kind::Volatile:
     return spell(tt, t.target, inner.empty() ? "volatile" : "volatile " + inner, depth + 1);
+  case Kind::Restrict:
+    return spell(tt, t.target, inner.empty() ? "restrict" : "restrict " + inner, depth + 1);
   case Kind::Pointer:
     return spell(tt, t.target, "*" + inner, depth + 1);
   case Kind::Array: {

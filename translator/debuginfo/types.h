@@ -22,6 +22,9 @@ enum class Kind : uint8_t {
   Void, Int, Bool, Float, Enum,
   Pointer, Array, Struct, Union, Func, // Func: a prototype (members = parameters)
   Typedef, Const, Volatile,            // name/qualifier over `target`
+  Restrict,                            // qualifier over `target`
+  // A nameless Typedef is an attribute over `target` (BTF's type tags:
+  // __user, __rcu): spelled and stripped as its target.
 };
 
 struct Member {
@@ -51,7 +54,7 @@ public:
   const Type &operator[](TypeId id) const { return types_[id]; }
   Type &at(TypeId id) { return types_[id]; }    // for readers filling in forward references
   size_t size() const { return types_.size(); }
-  // `id` without typedefs and const/volatile.
+  // `id` without typedefs and const/volatile/restrict.
   TypeId strip(TypeId id) const;
   // The type as C spells it: "struct file *", "const char *", "int [16]".
   std::string c_name(TypeId id) const;

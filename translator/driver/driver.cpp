@@ -29,7 +29,9 @@
 #include "passes/elide_unused.h"
 #include "passes/entry_values.h"
 #include "passes/fold_constants.h"
+#include "debuginfo/kernel_debuginfo.h"
 #include "passes/fold_defined.h"
+#include "passes/return_params.h"
 #include "passes/target_vars.h"
 #include "run/run.h"
 #include "run/run_remote.h"
@@ -83,6 +85,8 @@ private:
   ast::Arena arena_;
   Program program_;
   Target target_;
+  // The target kernel's types (BTF), loaded when a probe or @cast first asks.
+  std::unique_ptr<debuginfo::KernelDebuginfo> kernel_debuginfo_;
   std::unique_ptr<ModuleBuild> build_;
   std::unique_ptr<SessionFiles> files_;
   std::string c_source_, module_path_;
@@ -168,14 +172,17 @@ bool Driver::pass2_elaborate() {
     return false;
   }
   dwarf::KernelDebuginfo kernel_dwarf(target_, opts_.d_objects);
-  probes::ResolveEnv env{target_, *arch, &kernel_dwarf};
+  kernel_debuginfo_ = std::make_unique<debuginfo::KernelDebuginfo>(target_, *arch, opts_.verbose);
   bool listing = !opts_.list_pattern.empty();
+  probes::ResolveEnv env{target_, *arch, &kernel_dwarf, kernel_debuginfo_.get(),
+                         listing && opts_.list_vars};
   resolve_probes(env, program_, arena_, diag_, /*quiet_no_match=*/listing);
-  fold_defined(program_, arena_);
+  fold_defined(env, program_, arena_);
   fold_constants(program_, arena_);
+  parameters_at_entry(program_, arena_);
   resolve_entry_values(env, program_, arena_, diag_);
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
-  resolve_target_vars(program_, diag_);
+  resolve_target_vars(env, program_, diag_);
   if (!diag_.errors())
     check_guru_calls(program_, opts_.guru, diag_);
   if (!diag_.errors())

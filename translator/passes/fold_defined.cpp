@@ -2,6 +2,7 @@
 
 #include "ast/clone.h"
 #include "ast/rewrite.h"
+#include "passes/target_vars.h"
 
 #include <map>
 #include <set>
@@ -10,25 +11,29 @@ namespace stap {
 namespace {
 
 // Does `operand` resolve in `probe` (nullptr: a function, no context)?
+// Target variables answer from the point's debuginfo (passes/target_vars),
+// @cast from the named module's.
 class Resolves : public ast::Visitor {
 public:
-  explicit Resolves(const probes::ResolvedProbe *probe) : probe_(probe) {}
+  Resolves(const probes::ResolveEnv &env, const probes::ResolvedProbe *probe)
+      : env_(env), probe_(probe) {}
   bool any = false, all = true;
 
   void visit(ast::TargetExpr &n) override {
     any = true;
-    auto var = probe_ ? probes::find_context_var(*probe_, n.name) : std::nullopt;
-    // Members, indexes and addresses need a DWARF type: none yet.
-    if (!var || !n.components.empty() || n.addressof)
+    debuginfo::AccessError err;
+    if (!probe_ || !target_type(*probe_, n, err))
       all = false;
     Visitor::visit(n);
   }
-  // @cast, @var and autocast need DWARF types, which come later.
   void visit(ast::CastExpr &n) override {
     any = true;
-    all = false;
+    debuginfo::AccessError err;
+    if (!cast_type(env_, n, err))
+      all = false;
     Visitor::visit(n);
   }
+  // Autocast needs types carried by script values: not yet.
   void visit(ast::AutocastExpr &n) override {
     any = true;
     all = false;
@@ -36,6 +41,7 @@ public:
   }
 
 private:
+  const probes::ResolveEnv &env_;
   const probes::ResolvedProbe *probe_;
 };
 
@@ -47,11 +53,12 @@ bool is_defined_op(const ast::Expr *e) {
 // Each @defined of a body answered for one probe, in visiting order.
 class Answers : public ast::Visitor {
 public:
-  explicit Answers(const probes::ResolvedProbe *probe) : probe_(probe) {}
+  Answers(const probes::ResolveEnv &env, const probes::ResolvedProbe *probe)
+      : env_(env), probe_(probe) {}
   std::vector<bool> answers;
   void visit(ast::AtOpExpr &n) override {
     if (is_defined_op(&n)) {
-      Resolves r(probe_);
+      Resolves r(env_, probe_);
       n.args[0]->accept(r);
       answers.push_back(r.any && r.all);
     }
@@ -59,20 +66,22 @@ public:
   }
 
 private:
+  const probes::ResolveEnv &env_;
   const probes::ResolvedProbe *probe_;
 };
 
 // Replaces each @defined with its answer for one probe.
 class DefinedFolder : public ast::Rewriter {
 public:
-  DefinedFolder(ast::Arena &a, const probes::ResolvedProbe *probe) : arena_(a), probe_(probe) {}
+  DefinedFolder(ast::Arena &a, const probes::ResolveEnv &env, const probes::ResolvedProbe *probe)
+      : arena_(a), env_(env), probe_(probe) {}
 
 protected:
   using Rewriter::rewrite;
   ast::Expr *rewrite(ast::Expr *e) override {
     if (!is_defined_op(e))
       return e;
-    Resolves r(probe_);
+    Resolves r(env_, probe_);
     static_cast<ast::AtOpExpr *>(e)->args[0]->accept(r);
     auto *n = arena_.make<ast::NumberLit>(e->loc);
     n->value = r.any && r.all;
@@ -82,11 +91,12 @@ protected:
 
 private:
   ast::Arena &arena_;
+  const probes::ResolveEnv &env_;
   const probes::ResolvedProbe *probe_;
 };
 
-bool has_defined(ast::Stmt *body) {
-  Answers a(nullptr);
+bool has_defined(const probes::ResolveEnv &env, ast::Stmt *body) {
+  Answers a(env, nullptr);
   if (body)
     body->accept(a);
   return !a.answers.empty();
@@ -94,7 +104,7 @@ bool has_defined(ast::Stmt *body) {
 
 } // namespace
 
-void fold_defined(Program &program, ast::Arena &arena) {
+void fold_defined(const probes::ResolveEnv &env, Program &program, ast::Arena &arena) {
   std::vector<ast::ProbeDecl *> order;
   std::map<ast::ProbeDecl *, std::vector<probes::ResolvedProbe *>> users;
   for (auto &rp : program.probes) {
@@ -105,13 +115,13 @@ void fold_defined(Program &program, ast::Arena &arena) {
   }
   ast::File &script = *program.files.front();
   for (ast::ProbeDecl *decl : order) {
-    if (!has_defined(decl->body))
+    if (!has_defined(env, decl->body))
       continue;
     // One body per distinct set of answers; copies are made before any
     // body is rewritten.
     std::map<std::vector<bool>, std::pair<ast::ProbeDecl *, probes::ResolvedProbe *>> variants;
     for (probes::ResolvedProbe *rp : users[decl]) {
-      Answers a(rp);
+      Answers a(env, rp);
       decl->body->accept(a);
       auto it = variants.find(a.answers);
       if (it == variants.end()) {
@@ -128,15 +138,15 @@ void fold_defined(Program &program, ast::Arena &arena) {
       rp->decl = it->second.first;
     }
     for (auto &[answers, variant] : variants) {
-      DefinedFolder f(arena, variant.second);
+      DefinedFolder f(arena, env, variant.second);
       f.body(variant.first->body);
     }
   }
   // Functions have no probe context: every @defined there is 0.
   for (const auto &file : program.files)
     for (ast::FunctionDecl *fn : file->functions)
-      if (has_defined(fn->body)) {
-        DefinedFolder f(arena, nullptr);
+      if (has_defined(env, fn->body)) {
+        DefinedFolder f(arena, env, nullptr);
         fn->body = f.stmt(fn->body);
       }
 }

@@ -1,6 +1,7 @@
 // Pass 2b: `@defined(expr)` becomes 1 or 0 for each probe. It is 1 when
 // `expr` has target expressions ($var, @cast, @var, autocast `->`) and each
-// of them resolves in the probe's context (probes::find_context_var), 0
+// of them resolves in the probe's context (passes/target_vars.h: the
+// point's debuginfo, `$var->member` chains included), 0
 // otherwise: also for an operand with no target expression at all, and
 // anywhere in a function (functions have no probe context), as in
 // SystemTap 4.8. A body shared by probe points that answer differently
@@ -14,6 +15,6 @@
 
 namespace stap {
 
-void fold_defined(Program &program, ast::Arena &arena);
+void fold_defined(const probes::ResolveEnv &env, Program &program, ast::Arena &arena);
 
 } // namespace stap

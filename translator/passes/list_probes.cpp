@@ -1,5 +1,7 @@
 #include "passes/list_probes.h"
 
+#include "debuginfo/access_path.h"
+
 #include <map>
 #include <ostream>
 
@@ -11,6 +13,16 @@ std::string context_vars(const probes::ResolvedProbe &rp) {
   std::string s;
   for (const ast::VarDecl *v : rp.decl->locals)
     s += " " + v->name + ":" + ast::type_name(v->type);
+  // With debuginfo: each variable with its C type, as SystemTap lists
+  // them ("$return:ssize_t $file:struct file*"); without, what the family
+  // names.
+  if (const debuginfo::TargetScope *scope = rp.scope.get(); scope && scope->types) {
+    if (scope->return_value)
+      s += " $return:" + debuginfo::listing_name(*scope->types, scope->return_value->type);
+    for (const debuginfo::TargetVar &v : scope->vars)
+      s += " $" + v.name + ":" + debuginfo::listing_name(*scope->types, v.type);
+    return s;
+  }
   for (const probes::ContextVar &v : rp.family->context_vars(rp))
     s += " " + v.name + ":" + ast::type_name(v.type);
   return s;

@@ -1,16 +1,26 @@
 // Pass 2 (after symbol resolution): target variables. Each `$var` of a
-// probe body must be one its probe point provides
-// (probes::find_context_var; without debuginfo that is `$return` in
-// function return probes, a long: the return register); it is typed here.
-// Any other `$var`, and any `$var` in a function, is an error with what the
-// point does provide. @defined and constant folding ran before, so the
-// ones in branches that cannot run are gone.
+// probe body must be one its probe point provides: from the point's
+// TargetScope (BTF or DWARF: `$file->f_path->dentry`, `$$parms`, `&$x`,
+// `$x$`), or without debuginfo what the family names
+// (probes::find_context_var: `$return` as a long at function returns).
+// Each is checked against every point that runs the body and typed here;
+// each @cast gets its type from the named module's debuginfo. Any `$var`
+// in a function is an error. @defined and constant folding ran before, so
+// the ones in branches that cannot run are gone.
 #pragma once
+#include "debuginfo/access_path.h"
 #include "passes/program.h"
 #include "util/diag.h"
 
 namespace stap {
 
-void resolve_target_vars(Program &program, Diagnostics &diag);
+void resolve_target_vars(const probes::ResolveEnv &env, Program &program, Diagnostics &diag);
+
+// The script type of `n` at `rp`, or why it has none (for @defined too).
+std::optional<ast::Type> target_type(const probes::ResolvedProbe &rp, const ast::TargetExpr &n,
+                                     debuginfo::AccessError &err);
+// The script type of @cast `n`, binding its debuginfo type; or why not.
+std::optional<ast::Type> cast_type(const probes::ResolveEnv &env, ast::CastExpr &n,
+                                   debuginfo::AccessError &err);
 
 } // namespace stap

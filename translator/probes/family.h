@@ -18,6 +18,9 @@ class ModuleWriter;
 namespace stap::dwarf {
 class KernelDebuginfo;
 }
+namespace stap::debuginfo {
+class KernelDebuginfo;
+}
 
 namespace stap::probes {
 
@@ -33,6 +36,12 @@ struct ResolveEnv {
   // The DWARF of the kernel and its modules (dwarf/kernel_debuginfo.h),
   // when the driver looked for it.
   dwarf::KernelDebuginfo *kernel_dwarf = nullptr;
+  // The target kernel's types and prototypes (BTF today), loaded on first
+  // use; nullptr in tools that resolve without a driver.
+  debuginfo::KernelDebuginfo *kernel_debuginfo = nullptr;
+  // `stap -L`: find every point's target variables, even for bodies that
+  // use none.
+  bool list_vars = false;
 };
 
 // One concrete probe: a probe body bound to a probe point that a family

@@ -3,6 +3,8 @@
 //   kprobe.module("m").function("f")[...]
 //   kernel.function("f")[...], module("m").function("f")[...]  (by symbol;
 //   DWARF-level matching, @file and :line come later)
+// Their target variables ($count, $file->f_path, $return with its type)
+// come from the function's BTF prototype (probes/function_scope.h).
 // A wildcard in a kernel function name expands to one probe per matching
 // function of the target kernel (symtab/kernel_symbols.h); a name the
 // kernel's kprobe blacklist forbids is reported here rather than at load.
@@ -12,6 +14,7 @@
 #include "codegen/module_writer.h"
 #include "probes/dwarf_function.h"
 #include "probes/family.h"
+#include "probes/function_scope.h"
 #include "symtab/kernel_symbols.h"
 #include "symtab/module_symbols.h"
 
@@ -128,6 +131,9 @@ public:
                                      point.optional, targets, diag);
     if (!ok)
       return false;
+    // Target variables from the function's prototype, when the body
+    // (or -L) asks for them.
+    bool want_scope = env.kernel_debuginfo && (env.list_vars || uses_target_vars(decl));
     for (const auto &[m, f] : targets) {
       ast::ProbePoint *p = &point;
       // One concrete point per function, as pp() and -l show it.
@@ -142,6 +148,8 @@ public:
                    ", .is_return = " + (is_return ? "true" : "false") +
                    ", .optional = " + (point.optional ? "true" : "false") +
                    ", .maxactive = " + std::to_string(maxactive);
+      if (want_scope)
+        r.scope = function_scope(env, m, f, is_return);
       out.push_back(std::move(r));
     }
     return true;
