@@ -1,5 +1,6 @@
 /* Reads N bytes (argv[1]) of its own executable in one read(2), so that
- * kernel probes see a vfs_read of a known file and size. Silent when it
+ * kernel probes see a vfs_read of a known file and size; with a directory
+ * (argv[2]) it then tries to read N + 1 bytes of that too (-EISDIR). Silent when it
  * read them all (its output would race the probes'). */
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,6 +19,13 @@ int main(int argc, char **argv) {
   if (got != (ssize_t)n) {
     fprintf(stderr, "readn: read %zd of %zu\n", got, n);
     return 1;
+  }
+  if (argc > 2) {
+    int dir = open(argv[2], O_RDONLY);
+    if (dir < 0 || read(dir, buf, n + 1) >= 0) {
+      fprintf(stderr, "readn: %s read as a file\n", argv[2]);
+      return 1;
+    }
   }
   return 0;
 }
