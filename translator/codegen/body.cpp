@@ -121,6 +121,10 @@ public:
         out_.line("stp_strcpy(ret, " + v + ");");
       else
         out_.line("ret = " + v + ";");
+      // An error computing the value goes to an enclosing try's catch
+      // block, as any statement's would (`try { return f(x) } catch {...}`).
+      if (error_label_ != "out")
+        out_.line("if (unlikely(c->last_error)) goto " + error_label_ + ";");
     }
     out_.line("goto out;");
   }
