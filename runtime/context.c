@@ -125,6 +125,11 @@ void stp_error(struct stp_context *c, const char *msg)
 		c->last_error = msg;
 }
 
+void stp_system(const char *cmd)
+{
+	stp_ctl_send("system %s", cmd);
+}
+
 void stp_warn(struct stp_context *c, const char *msg)
 {
 	(void)c;

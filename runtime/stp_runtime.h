@@ -177,6 +177,8 @@ long stp_staprun_pid(void);
 bool stp_is_myproc(void);
 /* Records a run-time error; the handler stops at its next check. */
 void stp_error(struct stp_context *c, const char *msg);
+/* system(): staprun runs `cmd` (one line) with /bin/sh in the background. */
+void stp_system(const char *cmd);
 /* warn(): staprun prints "WARNING: msg"; the handler goes on. */
 void stp_warn(struct stp_context *c, const char *msg);
 

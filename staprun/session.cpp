@@ -123,6 +123,28 @@ struct Target {
   }
 };
 
+// system(CMD) of a script: CMD runs in the background under /bin/sh with
+// staprun's user and output; staprun does not wait for it. (A double fork:
+// the command is reparented at once, so the session's SIGCHLD handling of
+// the -c target never sees it.)
+static void run_system_command(const std::string &cmd, const sigset_t &orig_mask) {
+  pid_t child = fork();
+  if (child < 0) {
+    std::fprintf(stderr, "WARNING: system(\"%s\") could not start: %s\n", cmd.c_str(),
+                 std::strerror(errno));
+    return;
+  }
+  if (child == 0) {
+    sigprocmask(SIG_SETMASK, &orig_mask, nullptr);
+    if (fork() == 0) {
+      execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char *>(nullptr));
+      _exit(127);
+    }
+    _exit(0);
+  }
+  waitpid(child, nullptr, 0);
+}
+
 class Session {
 public:
   Session(const Options &o, int ctl, int data, int out)
@@ -138,6 +160,7 @@ private:
   void drain();
 
   const Options &opts_;
+  sigset_t orig_mask_{};
   int ctl_, data_, out_;
   std::vector<char> buf_;
   std::string ctl_partial_;
@@ -178,6 +201,8 @@ void Session::handle_message(const std::string &line) {
   } else if (line.rfind("warning ", 0) == 0) {
     if (!opts_.suppress_warnings)
       std::fprintf(stderr, "WARNING: %s\n", rest(8).c_str());
+  } else if (line.rfind("system ", 0) == 0) {
+    run_system_command(rest(7), orig_mask_);
   } else if (line.rfind("drops ", 0) == 0) {
     unsigned long long bytes = 0, records = 0;
     std::sscanf(line.c_str(), "drops %llu %llu", &bytes, &records);
@@ -220,6 +245,7 @@ void Session::drain() {
 }
 
 int Session::run(const sigset_t &orig_mask, int sigfd) {
+  orig_mask_ = orig_mask;
   Target target;
   long pid = opts_.target_pid;
   if (!opts_.command.empty()) {
