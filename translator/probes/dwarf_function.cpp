@@ -205,8 +205,30 @@ private:
                  ", .maxactive = " + std::to_string(req_.maxactive);
     dwarf::ScopeOptions opts{env_.arch};
     opts.with_return = is_return;
+    opts.address = [this](uint64_t a, std::string &why) { return static_address(a, why); };
     r.scope = dwarf::scope_at(file_, fn, addr, opts);
     out_.push_back(std::move(r));
+  }
+
+  // DW_OP_addr: static data. In vmlinux, its link address moved by the
+  // KASLR offset, which is how far an exported function (_printk, which
+  // the module can name) moved. A module's sections are placed at load
+  // time one by one: not supported yet.
+  std::optional<std::string> static_address(uint64_t addr, std::string &why) const {
+    if (!module_.empty()) {
+      why = "static data of module '" + module_ + "' (section " + file_.section_at(addr) +
+            ") is not supported yet";
+      return std::nullopt;
+    }
+    auto anchor = file_.symbol_address("_printk");
+    if (!anchor) {
+      why = "no _printk in the kernel's symbols to relocate static data by";
+      return std::nullopt;
+    }
+    char buf[128];
+    snprintf(buf, sizeof buf, "(0x%llxUL + ((unsigned long)&_printk - 0x%llxUL))",
+             static_cast<unsigned long long>(addr), static_cast<unsigned long long>(*anchor));
+    return std::string(buf);
   }
 
   const ResolveEnv &env_;
