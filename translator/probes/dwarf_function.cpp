@@ -126,7 +126,11 @@ public:
         continue;
       if (!ok_section(fn.entry))
         continue;
-      if (req_.statement || pat.lines != dwarf::FunctionPattern::Lines::None) {
+      // function("f@file:N") is f declared at line N (what pp() spells);
+      // statement("f@file:N") is the code of line N in f.
+      if (!req_.statement && !declared_in(fn, pat))
+        continue;
+      if (req_.statement) {
         lines(fn, pat);
       } else if (req_.label) {
         for (const auto &l : dwarf::find_labels(file_, fn, *req_.label))
@@ -150,6 +154,13 @@ public:
 
 private:
   std::string where() const { return module_.empty() ? "the kernel" : "module '" + module_ + "'"; }
+
+  static bool declared_in(const dwarf::FunctionInfo &fn, const dwarf::FunctionPattern &pat) {
+    using L = dwarf::FunctionPattern::Lines;
+    if (pat.lines == L::One || pat.lines == L::Range)
+      return fn.decl_line >= pat.first && fn.decl_line <= pat.last;
+    return true;
+  }
 
   static std::string spelled(const dwarf::FunctionInfo &fn) {
     return fn.name + "@" + fn.decl_file + ":" + std::to_string(fn.decl_line);
