@@ -33,6 +33,7 @@
 #include "regex.c"
 #include "params.c"
 #include "map.c"
+#include "module_sections.c"
 #include "stat.c"
 #include "probes/begin_end.c"
 #include "probes/kinds.c"

@@ -143,6 +143,10 @@ extern const struct stp_module_desc stp_module;
 
 void stp_error(struct stp_context *c, const char *msg);
 
+/* Where module `module`'s section `section` is loaded; 0 if it is not
+ * (module_sections.c). For the static data of DWARF locations. */
+unsigned long stp_module_section(const char *module, const char *section);
+
 #include "stat.h"
 #include "map.h"
 

@@ -73,6 +73,15 @@ std::string DebugFile::section_at(Dwarf_Addr addr) const {
   return n ? n : "";
 }
 
+std::optional<Dwarf_Addr> DebugFile::section_start(Dwarf_Addr addr) const {
+  Dwarf_Addr a = addr + bias_;
+  Dwarf_Addr sec_bias = 0;
+  Elf_Scn *scn = dwfl_module_address_section(module_, &a, &sec_bias);
+  if (!scn)
+    return std::nullopt;
+  return addr - a; // `a` is now the offset within the section
+}
+
 std::optional<Dwarf_Addr> DebugFile::symbol_address(const std::string &name) const {
   int n = dwfl_module_getsymtab(module_);
   for (int i = 1; i < n; ++i) {

@@ -48,6 +48,8 @@ public:
   std::optional<SymbolOffset> symbol_at(Dwarf_Addr addr) const;
   // The ELF section name holding DWARF address `addr` (".text", ".bss").
   std::string section_at(Dwarf_Addr addr) const;
+  // The DWARF address where that section starts.
+  std::optional<Dwarf_Addr> section_start(Dwarf_Addr addr) const;
   // A symbol's DWARF address by name (functions and objects).
   std::optional<Dwarf_Addr> symbol_address(const std::string &name) const;
 

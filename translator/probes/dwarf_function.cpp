@@ -227,9 +227,15 @@ private:
   // time one by one: not supported yet.
   std::optional<std::string> static_address(uint64_t addr, std::string &why) const {
     if (!module_.empty()) {
-      why = "static data of module '" + module_ + "' (section " + file_.section_at(addr) +
-            ") is not supported yet";
-      return std::nullopt;
+      // Its section's load address, from the kernel, plus the offset in it.
+      std::string section = file_.section_at(addr);
+      auto start = file_.section_start(addr);
+      if (section.empty() || !start) {
+        why = "static data at 0x" + std::to_string(addr) + " is in no section of " + file_.path();
+        return std::nullopt;
+      }
+      return "(stp_module_section(" + codegen::c_string_literal(module_) + ", " +
+             codegen::c_string_literal(section) + ") + " + std::to_string(addr - *start) + "UL)";
     }
     auto anchor = file_.symbol_address("_printk");
     if (!anchor) {
