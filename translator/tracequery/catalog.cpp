@@ -1,6 +1,6 @@
 #include "tracequery/catalog.h"
 
-#include "tracequery/dwarf_types.h"
+#include "dwarf/type_reader.h"
 #include "tracequery/query_objects.h"
 
 #include <algorithm>
@@ -149,8 +149,8 @@ void Catalog::load_object(const std::string &path, ObjectInfo &info) const {
       dwfl_end(dwfl);
     return;
   }
-  info.types = std::make_shared<debuginfo::TypeTable>();
-  DwarfTypeReader reader(*info.types);
+  dwarf::TypeReader reader;
+  info.types = reader.table();
   Dwarf_Off off = 0, next;
   size_t header_size;
   while (dwarf_nextcu(dw, off, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
@@ -170,7 +170,7 @@ void Catalog::load_object(const std::string &path, ObjectInfo &info) const {
           do {
             if (dwarf_tag(&c) == DW_TAG_formal_parameter) {
               const char *pn = dwarf_diename(&c);
-              p.args.push_back({pn ? pn : "", reader.type_of(&c)});
+              p.args.push_back({pn ? pn : "", reader.type_attr(&c)});
             }
           } while (dwarf_siblingof(&c, &c) == 0);
         info.protos.emplace(name, std::move(p));
