@@ -64,6 +64,15 @@ std::string object_stem(const std::string &header) {
   return (header.rfind("asm/", 0) == 0 ? "arch_" : "ev_") + base;
 }
 
+// "trace/events/module.h" -> "module".
+std::string default_system(const std::string &header) {
+  std::string base = fs::path(header).stem().string();
+  for (char &c : base)
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '_')
+      c = '_';
+  return base;
+}
+
 bool write_file(const std::string &path, const std::string &text) {
   std::ofstream f(path, std::ios::binary);
   f << text;
@@ -135,6 +144,9 @@ std::string query_source(const std::string &header) {
     << "\tvoid STP_TQ_NAME(TRACE_SYSTEM, name)(proto) {}\n"
     << "#define DECLARE_TRACE_CONDITION(name, proto, args, cond) \\\n"
     << "\tDECLARE_TRACE(name, PARAMS(proto), PARAMS(args))\n"
+    << "/* A header that sets TRACE_SYSTEM only for CREATE_TRACE_POINTS (module.h)\n"
+    << " * keeps the one named after it. */\n"
+    << "#define TRACE_SYSTEM " << default_system(header) << "\n"
     << "#include <" << header << ">\n";
   return s.str();
 }
