@@ -254,7 +254,8 @@ private:
       params += ", " + t + (t.back() == '*' ? "" : " ") + a;
       values += (values.empty() ? "" : ", ") +
                 (t == "void *" ? "(u64)(unsigned long)" + a : "(u64)" + a);
-      proto += (proto.empty() ? "" : ", ") + r.types->c_name(r.args[i].type) + " " +
+      std::string type = r.types->c_name(r.args[i].type);
+      proto += (proto.empty() ? "" : ", ") + type + (type.back() == '*' ? "" : " ") +
                r.args[i].name;
     }
     out.blank();
