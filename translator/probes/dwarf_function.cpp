@@ -2,6 +2,7 @@
 
 #include "codegen/emitter.h"
 #include "dwarf/functions.h"
+#include "dwarf/globals.h"
 #include "dwarf/kernel_debuginfo.h"
 #include "dwarf/scope.h"
 
@@ -221,31 +222,9 @@ private:
     out_.push_back(std::move(r));
   }
 
-  // DW_OP_addr: static data. In vmlinux, its link address moved by the
-  // KASLR offset, which is how far an exported function (_printk, which
-  // the module can name) moved. A module's sections are placed at load
-  // time one by one: not supported yet.
+  // DW_OP_addr: static data (dwarf/globals.h).
   std::optional<std::string> static_address(uint64_t addr, std::string &why) const {
-    if (!module_.empty()) {
-      // Its section's load address, from the kernel, plus the offset in it.
-      std::string section = file_.section_at(addr);
-      auto start = file_.section_start(addr);
-      if (section.empty() || !start) {
-        why = "static data at 0x" + std::to_string(addr) + " is in no section of " + file_.path();
-        return std::nullopt;
-      }
-      return "(stp_module_section(" + codegen::c_string_literal(module_) + ", " +
-             codegen::c_string_literal(section) + ") + " + std::to_string(addr - *start) + "UL)";
-    }
-    auto anchor = file_.symbol_address("_printk");
-    if (!anchor) {
-      why = "no _printk in the kernel's symbols to relocate static data by";
-      return std::nullopt;
-    }
-    char buf[128];
-    snprintf(buf, sizeof buf, "(0x%llxUL + ((unsigned long)&_printk - 0x%llxUL))",
-             static_cast<unsigned long long>(addr), static_cast<unsigned long long>(*anchor));
-    return std::string(buf);
+    return dwarf::kernel_static_address(file_, module_, addr, why);
   }
 
   const ResolveEnv &env_;
