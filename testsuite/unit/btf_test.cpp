@@ -157,7 +157,8 @@ TEST(AccessPath, MemberChainsIndexesAndErrors) {
   BtfTypes b = sample(error);
   const TypeTable &tt = b.types;
   const Type &proto = tt[b.functions.at("vfs_read")];
-  TargetVar file{"file", proto.members[0].type, {VarLocation::Value, "c->regs->di"}, true};
+  TargetVar file{"file", proto.members[0].type, {VarLocation::Value, "c->regs->di", false, ""},
+                 true};
   WalkContext ctx{tt, [](stap::ast::Expr *) { return std::string("2"); }, "\"w\""};
   auto start = start_place(file);
   ASSERT_TRUE(start);

@@ -26,6 +26,8 @@ struct VarLocation {
   } kind = Unavailable;
   std::string c_expr;
   bool user = false; // Address is in user memory (uprobes), else kernel memory
+  // Unavailable: why, for the error ("optimized out" when empty).
+  std::string why_unavailable;
 };
 
 struct TargetVar {

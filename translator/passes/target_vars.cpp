@@ -146,7 +146,9 @@ std::optional<ast::Type> target_type(const probes::ResolvedProbe &rp, const ast:
   }
   auto start = debuginfo::start_place(*ref->var);
   if (!start) {
-    err = {n.loc, "'" + n.name + "' is not available at '" + rp.pp + "' (optimized out)"};
+    const std::string &reason = ref->var->loc.why_unavailable;
+    err = {n.loc, "'" + n.name + "' is not available at '" + rp.pp + "': " +
+                      (reason.empty() ? std::string("optimized out") : reason)};
     return std::nullopt;
   }
   debuginfo::WalkContext ctx{*scope->types, no_index_c, "\"\""};

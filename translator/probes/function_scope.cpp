@@ -44,16 +44,21 @@ function_scope(const ResolveEnv &env, const std::string &module, const std::stri
   scope->source = obj->source;
   const arch::Arch &a = env.arch;
   size_t reg = 0, stack_slot = 0;
+  bool lost = false;
   for (const debuginfo::Member &p : proto.members) {
     debuginfo::TargetVar v;
     v.name = p.name.empty() ? "arg" + std::to_string(scope->vars.size() + 1) : p.name;
     v.type = p.type;
     v.parameter = true;
     uint64_t size = size_of(tt, p.type);
-    if (size == 0 || size > a.long_size) {
-      // Larger aggregates travel in register pairs or by hidden copies:
-      // not described here.
-      v.loc.kind = debuginfo::VarLocation::Unavailable;
+    if (lost) {
+      v.loc.why_unavailable = "it follows a parameter passed by value in more than a register";
+    } else if (size == 0 || size > a.long_size) {
+      // Larger aggregates travel in register pairs or on the stack, which
+      // moves every later parameter too: none of them is located here.
+      lost = true;
+      v.loc.why_unavailable = "it is passed by value and larger than a register ('" +
+                              tt.c_name(p.type) + "')";
     } else if (reg < a.kernel_arg_regs.size()) {
       const arch::Register *r = arch::find_register(a, a.kernel_arg_regs[reg++]);
       v.loc.kind = r ? debuginfo::VarLocation::Value : debuginfo::VarLocation::Unavailable;
