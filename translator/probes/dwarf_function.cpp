@@ -5,6 +5,7 @@
 #include "dwarf/globals.h"
 #include "dwarf/kernel_debuginfo.h"
 #include "dwarf/scope.h"
+#include "probes/function_scope.h"
 
 #include <memory>
 
@@ -215,6 +216,12 @@ private:
                  ", .is_return = " + (is_return ? "true" : "false") +
                  ", .optional = " + (point_.optional ? "true" : "false") +
                  ", .maxactive = " + std::to_string(req_.maxactive);
+    // Only when the body (or -L) asks: a wildcard over vmlinux matches
+    // thousands of functions.
+    if (!env_.list_vars && !uses_target_vars(decl_)) {
+      out_.push_back(std::move(r));
+      return;
+    }
     dwarf::ScopeOptions opts{env_.arch};
     opts.with_return = is_return;
     opts.address = [this](uint64_t a, std::string &why) { return static_address(a, why); };
