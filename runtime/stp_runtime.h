@@ -72,6 +72,8 @@ struct stp_context {
 	bool kreturn;                   /* a kretprobe: the probed function is returning */
 	void *entry_data;               /* kretprobe call's @entry values, a tracepoint's
 					 * arguments (STP_TP_ARG), else NULL */
+	const struct stp_uprobe *uprobe; /* a uprobe's: $argN, $return (set by uprobes.c) */
+	char sdt_parms[MAXSTRINGLEN];   /* an SDT marker's $$parms */
 	long actions;                   /* statements executed (MAXACTION) */
 	const char *last_error;         /* set by a failing operation */
 	const char *error_loc;          /* "file:line:col" of the failing operation */
@@ -185,6 +187,12 @@ void stp_error(struct stp_context *c, const char *msg);
 void stp_system(const char *cmd);
 /* warn(): staprun prints "WARNING: msg"; the handler goes on. */
 void stp_warn(struct stp_context *c, const char *msg);
+
+/* User probes (probes/uprobes.c): an SDT marker's $argN (1-based) and
+ * $$parms (into buf, MAXSTRINGLEN), a user return probe's $return. */
+s64 stp_sdt_arg(struct stp_context *c, unsigned n);
+char *stp_sdt_parms(struct stp_context *c, char *buf);
+s64 stp_uprobe_return(struct stp_context *c);
 
 /* ---- frames of locals ---- */
 

@@ -3,6 +3,8 @@
 #include "profile.c"
 #include "kprobes.c"
 #include "tracepoints.c"
+#include "uprobes.c"
+#include "process_events.c"
 
 #define STP_KIND_OPS(ID, name) [STP_KIND_##ID] = &stp_kind_##name,
 static const struct stp_probe_kind_ops *const stp_probe_kinds[STP_NKINDS] = {

@@ -17,6 +17,8 @@
 #include "profile.h"
 #include "kprobes.h"
 #include "tracepoints.h"
+#include "uprobes.h"
+#include "process_events.h"
 
 /* X(ID, name), in arming order: the session registers every kind in this
  * order (before the begin probes), starts them in this order (after the
@@ -24,6 +26,8 @@
 #define STP_PROBE_KINDS(X)       \
 	X(KPROBE, kprobes)       \
 	X(TRACEPOINT, tracepoints) \
+	X(UPROBE, uprobes)       \
+	X(PROC, proc_events)     \
 	X(PROFILE, profile)      \
 	X(TIMER, timer)
 

@@ -63,6 +63,8 @@ std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string 
       s.stap_args = v;
     } else if (directive("staprun", v)) {
       s.staprun_args = v;
+    } else if (directive("args", v)) {
+      s.script_args = v;
     } else if (directive("guest", v)) {
       s.guest_command = v;
     } else if (directive("pass", v)) {
@@ -101,6 +103,9 @@ ScriptSpec with_build_dir(ScriptSpec s, const std::string &dir) {
   s.stap_args = substitute_build_dir(s.stap_args, dir);
   s.staprun_args = substitute_build_dir(s.staprun_args, dir);
   s.guest_command = substitute_build_dir(s.guest_command, dir);
+  s.script_args = substitute_build_dir(s.script_args, dir);
+  for (auto &p : s.programs)
+    p.args = substitute_build_dir(p.args, dir);
   for (auto &l : s.stdout_lines)
     l = substitute_build_dir(l, dir);
   for (auto &l : s.stdout_matches)

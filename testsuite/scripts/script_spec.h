@@ -9,6 +9,7 @@
 //   // status: N             the exit status (default 0)
 //   // stap: ARGS            extra stap options (shell words)
 //   // staprun: ARGS         extra staprun options, e.g. -c 'CMD'
+//   // args: WORDS           the script's arguments ($1, @1...), after it
 //   // guest: COMMAND        the guest's shell command instead of `staprun ARGS
 //                            MODULE`; MODULE stands for the module's file name
 //   // expect-match: REGEX   some stdout line matches REGEX (ECMAScript, searched
@@ -28,7 +29,10 @@
 //                            BUILD/ (at the start of a word) in the stap,
 //                            staprun, guest and expect lines stands for the
 //                            directory it was built in, under the host's /tmp:
-//                            -c BUILD/NAME runs it at its host path
+//                            -c BUILD/NAME runs it at its host path; in
+//                            the args line `process(@1)` names it to the
+//                            script, and in a program line (after NAME)
+//                            an earlier program (a library to link)
 //   // kmod: NAME            a kernel module of ours, testsuite/kmod/NAME,
 //                            built with the target's Kbuild: stap gets
 //                            -d NAME.ko (its DWARF) and the guest loads it
@@ -47,7 +51,7 @@ struct ScriptSpec {
   std::vector<std::string> stdout_lines, stderr_lines, stdout_matches;
   bool check_stderr = false;
   int status = 0;
-  std::string stap_args, staprun_args, guest_command;
+  std::string stap_args, staprun_args, guest_command, script_args;
   int last_pass = 5;
   int cpus = 1; // the guest's CPUs (scripts with the same count share a boot)
   std::string arch; // only on this architecture ("": both)
@@ -66,7 +70,8 @@ std::optional<ScriptSpec> read_script_spec(const std::string &path, std::string 
 std::vector<std::string> find_scripts(const std::string &dir);
 // `text` with every BUILD/ that starts a word replaced by `dir`/.
 std::string substitute_build_dir(const std::string &text, const std::string &dir);
-// The spec with BUILD/ replaced in its stap, staprun, guest and expect lines.
+// The spec with BUILD/ replaced in its stap, staprun, guest, args, program
+// and expect lines.
 ScriptSpec with_build_dir(ScriptSpec spec, const std::string &dir);
 // Splits text into lines (a final newline does not make an empty line).
 std::vector<std::string> split_lines(const std::string &text);

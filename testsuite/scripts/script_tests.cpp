@@ -185,7 +185,7 @@ const ArchRun &arch_run(const std::string &arch) {
       }
       results[i] = run_command(kBin + "/stap -p4 -r " + target->release + " -m t_" + s.name +
                                    kmod_arg + " " + s.stap_args + " " +
-                                   shell_quote(relative(s.script)),
+                                   shell_quote(relative(s.script)) + " " + s.script_args,
                                kScriptsDir);
       // -m leaves NAME.ko in the working directory: move it to the batch's.
       if (results[i].status == 0)
@@ -250,7 +250,8 @@ TEST_P(ScriptTest, Runs) {
     auto target = remote::default_vm_target(arch);
     std::string release = target ? " -r " + target->release : "";
     CommandResult r = run_command(kBin + "/stap -p" + std::to_string(spec.last_pass) + release +
-                                      " " + spec.stap_args + " " + shell_quote(relative(spec.script)),
+                                      " " + spec.stap_args + " " + shell_quote(relative(spec.script)) + " " +
+                                      spec.script_args,
                                   kScriptsDir);
     EXPECT_EQ(r.status, spec.status) << r.err;
     expect_stdout(spec, r.out);

@@ -142,6 +142,9 @@ struct TargetExpr : Expr {
   std::string name; // including the leading '$' ("$foo", "$$vars")
   std::vector<TargetComponent> components;
   bool addressof = false;
+  // Pass 2's answer when the probe family says how to read it (an SDT
+  // marker's $arg1, a uprobe's $return): C for the code generator.
+  std::string c_expr;
   void accept(Visitor &v) override;
 };
 

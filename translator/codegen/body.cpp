@@ -470,7 +470,9 @@ public:
     }
     // Without debuginfo pass 2 (passes/target_vars.cpp) typed only $return,
     // where it is valid: the return register, as a long.
-    if (n.name == "$return" && n.type == ast::Type::Long)
+    if (!n.c_expr.empty())
+      result_ = n.c_expr; // the family's reading (passes/target_vars.cpp)
+    else if (n.name == "$return" && n.type == ast::Type::Long)
       result_ = "((s64)(long)regs_return_value(c->regs))";
     else
       unsupported(n, "target variable " + n.name);

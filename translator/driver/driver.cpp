@@ -33,6 +33,7 @@
 #include "passes/fold_defined.h"
 #include "passes/return_params.h"
 #include "passes/target_vars.h"
+#include "probes/user_target.h"
 #include "run/run.h"
 #include "run/run_remote.h"
 
@@ -93,6 +94,7 @@ private:
   std::optional<Sysroot> sysroot_;
   std::vector<UserObject> user_objects_; // -d, --ldd
   std::vector<UserTable> user_tables_;
+  probes::UserTarget user_target_; // what user-space probe families read and note
 };
 
 // -d and --ldd: which user objects the module carries tables for. Checked
@@ -115,6 +117,18 @@ bool Driver::find_user_objects() {
 
 // Pass 3's part for -d: one unwind table per user object.
 bool Driver::build_user_tables() {
+  // The objects user probes are in, as if named with -d: their symbols
+  // and unwind tables serve the probes' backtraces and usymname().
+  for (const std::string &path : user_target_.probed_objects) {
+    bool have = false;
+    for (const UserObject &u : user_objects_)
+      have = have || u.target_path == path;
+    if (have || !sysroot_)
+      continue;
+    UserObjectRequest req{{path}, false, "", target_.arch};
+    for (UserObject &u : resolve_user_objects(req, *sysroot_, diag_))
+      user_objects_.push_back(std::move(u));
+  }
   for (const UserObject &u : user_objects_) {
     std::string err;
     auto t = build_user_table(u, *sysroot_, err, kDefaultDebugRoot,
@@ -173,9 +187,15 @@ bool Driver::pass2_elaborate() {
   }
   dwarf::KernelDebuginfo kernel_dwarf(target_, opts_.d_objects);
   kernel_debuginfo_ = std::make_unique<debuginfo::KernelDebuginfo>(target_, *arch, opts_.verbose);
+  user_target_.arch = target_.arch;
+  user_target_.sysroot = [this]() -> const Sysroot * {
+    if (!sysroot_)
+      sysroot_ = session_sysroot(opts_, target_, diag_);
+    return sysroot_ ? &*sysroot_ : nullptr;
+  };
   bool listing = !opts_.list_pattern.empty();
   probes::ResolveEnv env{target_, *arch, &kernel_dwarf, kernel_debuginfo_.get(),
-                         listing && opts_.list_vars};
+                         listing && opts_.list_vars, &user_target_};
   resolve_probes(env, program_, arena_, diag_, /*quiet_no_match=*/listing);
   fold_defined(env, program_, arena_);
   fold_constants(program_, arena_);

@@ -34,7 +34,11 @@ std::optional<ast::Type> context_var_type(const probes::ResolvedProbe &rp, const
                         rp.scope->missing_reason};
     else
       err = {n.loc, "unresolved target variable '" + n.name + "': probe point '" + rp.pp + "' " +
-                        what_it_has(rp.family->context_vars(rp))};
+                        what_it_has(rp.family->context_vars(rp)) +
+                        (rp.pp.rfind("process(", 0) == 0 && n.name.rfind("$$", 0) != 0
+                             ? " (a user function's variables need its DWARF, which user "
+                               "probes do not read yet)"
+                             : "")};
     return std::nullopt;
   }
   if (!n.components.empty() || n.addressof) {
@@ -71,6 +75,20 @@ public:
       return;
     }
     n.type = *t;
+    // The family's own reading, where it gives one (an SDT marker's $argN,
+    // a uprobe's $return): the same at every point of the body.
+    std::optional<probes::ContextVar> var;
+    if (!(where_.scope && where_.scope->types))
+      var = probes::find_context_var(where_, n.name);
+    if (var && !var->c_expr.empty()) {
+      if (!n.c_expr.empty() && n.c_expr != var->c_expr) {
+        diag_.error(n.loc, "'" + n.name + "' is read differently at '" + where_.pp +
+                               "' than at the other points of this probe: give it a probe of "
+                               "its own");
+        return;
+      }
+      n.c_expr = var->c_expr;
+    }
   }
 
 private:

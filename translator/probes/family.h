@@ -30,6 +30,7 @@ class ProbeFamily;
 // kernel (release, arch, build tree, config) and its arch table. Debuginfo
 // loaded for the target (kernel BTF, DWARF) hangs here too, loaded on first
 // use and kept for the session, never in statics.
+struct UserTarget; // probes/user_target.h
 struct ResolveEnv {
   const Target &target;
   const arch::Arch &arch;
@@ -42,6 +43,8 @@ struct ResolveEnv {
   // `stap -L`: find every point's target variables, even for bodies that
   // use none.
   bool list_vars = false;
+  // User-space probes: the target's files, the objects probed.
+  UserTarget *user = nullptr;
 };
 
 // One concrete probe: a probe body bound to a probe point that a family
@@ -87,6 +90,10 @@ using PointShape = std::vector<ShapeComponent>;
 struct ContextVar {
   std::string name;
   ast::Type type = ast::Type::Long;
+  // The C expression that reads it in a handler (`c` is the context), the
+  // same at every point of the family; "" for the codegen's own ($return
+  // of kernel function probes).
+  std::string c_expr = {};
 };
 
 class ProbeFamily {

@@ -7,6 +7,8 @@ const ProbeFamily &begin_end_family();
 const ProbeFamily &timer_family();
 const ProbeFamily &kprobe_family();
 const ProbeFamily &tracepoint_family();
+const ProbeFamily &uprobe_family();
+const ProbeFamily &process_events_family();
 
 const std::vector<const ProbeFamily *> &all_families() {
   static const std::vector<const ProbeFamily *> families = {
@@ -14,6 +16,8 @@ const std::vector<const ProbeFamily *> &all_families() {
       &timer_family(),
       &kprobe_family(),
       &tracepoint_family(),
+      &uprobe_family(),
+      &process_events_family(),
   };
   return families;
 }

@@ -172,7 +172,11 @@ ElfImage::Dynamic ElfImage::dynamic() const {
   return dyn;
 }
 
-std::vector<ElfSymbol> ElfImage::function_symbols() const {
+std::vector<ElfSymbol> ElfImage::function_symbols() const { return symbols(true); }
+
+std::vector<ElfSymbol> ElfImage::defined_symbols() const { return symbols(false); }
+
+std::vector<ElfSymbol> ElfImage::symbols(bool functions_only) const {
   std::vector<ElfSymbol> out;
   for (Elf_Scn *scn = elf_nextscn(elf_, nullptr); scn;
        scn = elf_nextscn(elf_, scn)) {
@@ -190,8 +194,10 @@ std::vector<ElfSymbol> ElfImage::function_symbols() const {
       if (!gelf_getsym(d, static_cast<int>(i), &sym))
         continue;
       int type = GELF_ST_TYPE(sym.st_info);
-      if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-          sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+      bool wanted = functions_only ? type == STT_FUNC || type == STT_GNU_IFUNC
+                                   : type != STT_SECTION && type != STT_FILE && type != STT_TLS &&
+                                         sym.st_shndx != SHN_ABS;
+      if (!wanted || sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
         continue;
       const char *name = elf_strptr(elf_, sh.sh_link, sym.st_name);
       if (!name || !*name)

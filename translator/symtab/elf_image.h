@@ -47,6 +47,9 @@ public:
   std::optional<ElfSection> section(const std::string &name) const;
   // Function symbols (STT_FUNC, STT_GNU_IFUNC) defined in this object.
   std::vector<ElfSymbol> function_symbols() const;
+  // Every defined symbol with a name and an address (functions, objects,
+  // untyped), for operands that name data (SDT marker arguments).
+  std::vector<ElfSymbol> defined_symbols() const;
 
   // The GNU build-id note as lowercase hex, or "".
   std::string build_id() const;
@@ -68,6 +71,7 @@ public:
 
 private:
   ElfImage() = default;
+  std::vector<ElfSymbol> symbols(bool functions_only) const;
   bool init(std::string &err);
   int fd_ = -1;
   Elf *elf_ = nullptr;

@@ -1,0 +1,300 @@
+/* process.begin, process.end, process.thread.begin, process.thread.end,
+ * each optionally for a program (process("PATH")) or a process
+ * (process(PID)). See docs/probes.md, "Process events".
+ *
+ * Every event runs in the context of the process or thread it is about:
+ *  - a new process (fork, vfork, clone without CLONE_THREAD): begin, and a
+ *    new thread: thread.begin, as task work of the child (task_work_add
+ *    from the sched_process_fork tracepoint, which runs in the parent):
+ *    before the child's first user instruction;
+ *  - exec: the old image ends and the new one begins (SystemTap's rule),
+ *    both from the sched_process_exec tracepoint in the task itself;
+ *  - exit: a kprobe on taskstats_exit(tsk, group_dead), which do_exit()
+ *    calls while the task still has its mm (sched_process_exit comes after
+ *    exit_mm(), too late for a backtrace or the program's path): the thread
+ *    whose exit ends its process gets process.end, every other thread
+ *    thread.end;
+ *  - the processes that exist when the session starts: begin, as task work
+ *    of each, woken for it as for a signal (TWA_SIGNAL).
+ * With -c or -x only the target's process tree is seen (SystemTap's rule).
+ * Task works are waited for at the stop as the task finder does (they hold
+ * a module reference each). */
+#include <linux/tracepoint.h>
+#include <linux/task_work.h>
+#include <linux/sched/signal.h>
+
+static struct stp_proc_probe *stp_proc_probe(unsigned i)
+{
+	return &((struct stp_proc_probe *)stp_kind_table(PROC)->probes)[i];
+}
+
+struct stp_pe_work {
+	struct callback_head cb;
+	enum stp_proc_kind kind;
+};
+
+static atomic_t stp_pe_accepting = ATOMIC_INIT(0);
+static atomic_t stp_pe_pending = ATOMIC_INIT(0);
+static atomic_t stp_pe_lost = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(stp_pe_idle);
+static bool stp_pe_started;
+static unsigned stp_pe_kinds; /* bit per enum stp_proc_kind with a probe */
+
+/* Is current running the program whose inode this is? */
+static bool stp_pe_exe_is(const struct inode *inode)
+{
+	struct mm_struct *mm = current->mm;
+	struct file *f;
+	bool same;
+
+	if (!mm || !inode)
+		return false;
+	rcu_read_lock();
+	f = rcu_dereference(mm->exe_file);
+	/* inode is the real one (stp_uprobe_inode): below an overlay */
+	same = f && d_real_inode(f->f_path.dentry) == inode;
+	rcu_read_unlock();
+	return same;
+}
+
+static bool stp_pe_wanted(const struct stp_proc_probe *p)
+{
+	if (p->pid)
+		return task_tgid_nr(current) == p->pid;
+	if (p->path && !stp_pe_exe_is(p->inode))
+		return false;
+	return stp_in_target_tree();
+}
+
+/* Runs the probes of `kind` that want current. */
+static void stp_pe_run(enum stp_proc_kind kind)
+{
+	unsigned i;
+
+	if (current->flags & PF_KTHREAD)
+		return;
+	for (i = 0; i < stp_kind_table(PROC)->n; i++) {
+		const struct stp_proc_probe *p = stp_proc_probe(i);
+		if (p->kind == kind && stp_pe_wanted(p))
+			stp_run_event_probe(p->probe);
+	}
+}
+
+static void stp_pe_done(void)
+{
+	if (atomic_dec_and_test(&stp_pe_pending))
+		wake_up(&stp_pe_idle);
+	module_put(THIS_MODULE);
+}
+
+static void stp_pe_work_fn(struct callback_head *cb)
+{
+	struct stp_pe_work *w = container_of(cb, struct stp_pe_work, cb);
+
+	/* current->mm is NULL when the work runs from the task's exit */
+	if (current->mm && atomic_read(&stp_pe_accepting))
+		stp_pe_run(w->kind);
+	kfree(w);
+	stp_pe_done();
+}
+
+/* Any context: run the probes of `kind` as task work of `tsk`; `notify`
+ * interrupts a sleep to run it (the system call restarts). */
+static void stp_pe_queue(struct task_struct *tsk, enum stp_proc_kind kind, bool notify)
+{
+	struct stp_pe_work *w;
+
+	if (!atomic_read(&stp_pe_accepting) || !(stp_pe_kinds & (1u << kind)))
+		return;
+	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
+	if (!w) {
+		atomic_inc(&stp_pe_lost);
+		return;
+	}
+	init_task_work(&w->cb, stp_pe_work_fn);
+	w->kind = kind;
+	__module_get(THIS_MODULE);
+	atomic_inc(&stp_pe_pending);
+	if (task_work_add(tsk, &w->cb, notify ? TWA_SIGNAL : TWA_RESUME)) { /* past its exit's work */
+		kfree(w);
+		stp_pe_done();
+	}
+}
+
+static void stp_pe_on_fork(void *data, struct task_struct *parent, struct task_struct *child)
+{
+	if (child->flags & PF_KTHREAD)
+		return;
+	stp_pe_queue(child, same_thread_group(parent, child) ? STP_PROC_THREAD_BEGIN
+							      : STP_PROC_BEGIN, false);
+}
+
+static void stp_pe_on_exec(void *data, struct task_struct *p, pid_t old_pid,
+			   struct linux_binprm *bprm)
+{
+	if (!atomic_read(&stp_pe_accepting))
+		return;
+	/* The old image's end: the new image is already mapped, so a
+	 * process("PATH").end of the old program cannot tell it is its own
+	 * and does not run. */
+	stp_pe_run(STP_PROC_END);
+	stp_pe_run(STP_PROC_BEGIN);
+}
+
+static int stp_pe_exit_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	/* taskstats_exit(struct task_struct *tsk, int group_dead) */
+	bool group_dead = regs_get_kernel_argument(regs, 1) != 0;
+
+	if (atomic_read(&stp_pe_accepting))
+		stp_pe_run(group_dead ? STP_PROC_END : STP_PROC_THREAD_END);
+	return 0;
+}
+
+static struct kprobe stp_pe_exit_kp = {
+	.symbol_name = "taskstats_exit",
+	.pre_handler = stp_pe_exit_pre,
+};
+static bool stp_pe_exit_registered;
+
+struct stp_pe_tracepoint {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	bool registered;
+};
+
+static struct stp_pe_tracepoint stp_pe_tracepoints[] = {
+	{"sched_process_fork", stp_pe_on_fork},
+	{"sched_process_exec", stp_pe_on_exec},
+};
+
+static void stp_pe_match_tracepoint(struct tracepoint *tp, void *priv)
+{
+	unsigned i;
+	for (i = 0; i < ARRAY_SIZE(stp_pe_tracepoints); i++)
+		if (!strcmp(tp->name, stp_pe_tracepoints[i].name))
+			stp_pe_tracepoints[i].tp = tp;
+}
+
+/* begin for every process (of the target's tree) that exists now, in
+ * its own context: a sleeping process is woken to run it, as a signal
+ * would (its system call restarts). staprun itself is not one. */
+static void stp_pe_existing(void)
+{
+	struct task_struct *p;
+
+	rcu_read_lock();
+	for_each_process(p) {
+		if (p->flags & PF_KTHREAD || same_thread_group(p, current) ||
+		    !stp_task_in_target_tree(p))
+			continue;
+		stp_pe_queue(p, STP_PROC_BEGIN, true);
+	}
+	rcu_read_unlock();
+}
+
+static void stp_proc_events_stop(void);
+
+/* 0 or -errno (and an error message). */
+static int stp_proc_events_start(void)
+{
+	unsigned i;
+	int rc;
+
+	if (!stp_kind_table(PROC)->n)
+		return 0;
+	stp_pe_started = true;
+	stp_pe_kinds = 0;
+	for (i = 0; i < stp_kind_table(PROC)->n; i++) {
+		struct stp_proc_probe *p = stp_proc_probe(i);
+		stp_pe_kinds |= 1u << p->kind;
+		p->inode = p->path ? stp_uprobe_inode(p->path, &rc) : NULL;
+		if (p->path && !p->inode) {
+			stp_ctl_send("error probe %s (%s) registration failed: error %d",
+				     p->probe->pp, p->probe->loc, rc);
+			stp_proc_events_stop();
+			return rc;
+		}
+	}
+	atomic_set(&stp_pe_accepting, 1);
+	for_each_kernel_tracepoint(stp_pe_match_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(stp_pe_tracepoints); i++) {
+		struct stp_pe_tracepoint *t = &stp_pe_tracepoints[i];
+		rc = t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) : -ENOENT;
+		if (rc) {
+			stp_ctl_send("error process probes cannot hook the kernel tracepoint %s: error %d",
+				     t->name, rc);
+			stp_proc_events_stop();
+			return rc;
+		}
+		t->registered = true;
+	}
+	if (stp_pe_kinds & ((1u << STP_PROC_END) | (1u << STP_PROC_THREAD_END))) {
+		rc = register_kprobe(&stp_pe_exit_kp);
+		if (rc) {
+			stp_ctl_send("error process end probes cannot hook taskstats_exit: error %d", rc);
+			stp_proc_events_stop();
+			return rc;
+		}
+		stp_pe_exit_registered = true;
+	}
+	return 0;
+}
+
+/* Once the session runs (event probes run only then): begin of the
+ * processes that exist. */
+static void stp_proc_events_running(void)
+{
+	if (stp_pe_started)
+		stp_pe_existing();
+}
+
+static void stp_proc_events_stop(void)
+{
+	bool any = false;
+	unsigned i;
+
+	if (!stp_pe_started)
+		return;
+	stp_pe_started = false;
+	atomic_set(&stp_pe_accepting, 0);
+	if (stp_pe_exit_registered) {
+		unregister_kprobe(&stp_pe_exit_kp);
+		stp_pe_exit_registered = false;
+	}
+	for (i = 0; i < ARRAY_SIZE(stp_pe_tracepoints); i++) {
+		struct stp_pe_tracepoint *t = &stp_pe_tracepoints[i];
+		if (t->registered) {
+			tracepoint_probe_unregister(t->tp, t->probe, NULL);
+			t->registered = false;
+			any = true;
+		}
+	}
+	if (any)
+		tracepoint_synchronize_unregister();
+	/* Works of processes that never return to user space (blocked) stay
+	 * queued: they hold a module reference each, so the module cannot
+	 * be unloaded under them. */
+	if (!wait_event_timeout(stp_pe_idle, !atomic_read(&stp_pe_pending), HZ / 2))
+		stp_ctl_send("warning %d process begin callbacks are still queued; the module "
+			     "stays loaded until they have run", atomic_read(&stp_pe_pending));
+	else
+		synchronize_rcu_tasks();
+	for (i = 0; i < stp_kind_table(PROC)->n; i++) {
+		struct stp_proc_probe *p = stp_proc_probe(i);
+		if (p->inode)
+			iput(p->inode);
+		p->inode = NULL;
+	}
+	if (atomic_read(&stp_pe_lost))
+		stp_ctl_send("warning process probes missed %d events (out of memory)",
+			     atomic_read(&stp_pe_lost));
+}
+
+static const struct stp_probe_kind_ops stp_kind_proc_events = {
+	.name = "process",
+	.register_probes = stp_proc_events_start,
+	.start = stp_proc_events_running,
+	.unregister_probes = stp_proc_events_stop,
+};

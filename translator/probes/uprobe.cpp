@@ -1,0 +1,463 @@
+// User-space probes on instructions of programs and libraries, placed with
+// the kernel's inode uprobes (runtime/probes/uprobes.c):
+//   process("PATH").function("F")[.call|.return]
+//   process("PATH").library("LIB").function("F")[.call|.return]
+//   process("PATH").mark("M"), process("PATH").provider("P").mark("M")
+// Functions come from the object's ELF symbols (.symtab, else .dynsym):
+// entry at the symbol's address, no DWARF needed; `F` may hold wildcards.
+// Markers come from its .note.stapsdt notes (probes/sdt_notes.h). The
+// process events (process.begin, .end, .thread.*) are process_events.cpp's.
+// docs/probes.md, "User-space probes".
+#include "codegen/emitter.h"
+#include "codegen/module_writer.h"
+#include "driver/user_objects.h"
+#include "probes/family.h"
+#include "probes/sdt_notes.h"
+#include "probes/user_target.h"
+#include "symtab/elf_image.h"
+#include "symtab/symbol_index.h"
+
+#include <elf.h>
+#include <fnmatch.h>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace stap::probes {
+
+const ProbeFamily &process_events_family();
+
+namespace {
+
+bool has_wildcard(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
+
+std::string hex(uint64_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << v << "UL";
+  return s.str();
+}
+
+// An object probes go into, opened.
+struct Object {
+  Sysroot::File file;
+  std::unique_ptr<symtab::ElfImage> elf;
+};
+
+// The file offset of link-time address `vaddr`, if a PT_LOAD maps it.
+std::optional<uint64_t> file_offset(const symtab::ElfImage &elf, uint64_t vaddr) {
+  for (const auto &s : elf.loads())
+    if (vaddr >= s.vaddr && vaddr < s.vaddr + s.filesz)
+      return vaddr - s.vaddr + s.offset;
+  return std::nullopt;
+}
+
+// The fields of struct stp_sdt_arg (runtime/stp_runtime.h) for `a`.
+std::string sdt_arg_c(const SdtArg &a) {
+  auto reg = [](const std::string &f) {
+    return f.empty() ? std::string("-1") : "STP_PT_REG(" + f + ")";
+  };
+  static const char *const kinds[] = {"STP_SDT_BAD", "STP_SDT_CONST", "STP_SDT_REG",
+                                      "STP_SDT_MEM"};
+  return "{ .size = " + std::to_string(a.size) + ", .kind = " + kinds[a.kind] +
+         ", .base = " + reg(a.base) + ", .index = " + reg(a.index) +
+         ", .scale = " + std::to_string(a.scale) + ", .reg_bytes = " +
+         std::to_string(a.reg_bytes) + ", .shift = " + std::to_string(a.shift) +
+         ", .relocate = " + (a.relocate ? "true" : "false") + ", .disp = " +
+         std::to_string(a.disp) + "LL }";
+}
+
+class UprobeFamily final : public ProbeFamily {
+public:
+  std::vector<std::string_view> roots() const override { return {"process"}; }
+
+  std::vector<PointShape> shapes() const override {
+    std::vector<PointShape> out;
+    const std::vector<PointShape> events = {{{"begin", false}},
+                                            {{"end", false}},
+                                            {{"thread", false}, {"begin", false}},
+                                            {{"thread", false}, {"end", false}}};
+    for (const PointShape &e : events)
+      for (bool arg : {false, true}) {
+        PointShape s = {{"process", arg}};
+        s.insert(s.end(), e.begin(), e.end());
+        out.push_back(s);
+      }
+    const std::vector<PointShape> funcs = {
+        {{"function", true}},
+        {{"function", true}, {"call", false}},
+        {{"function", true}, {"return", false}},
+        {{"library", true}, {"function", true}},
+        {{"library", true}, {"function", true}, {"call", false}},
+        {{"library", true}, {"function", true}, {"return", false}},
+        {{"mark", true}},
+        {{"provider", true}, {"mark", true}},
+    };
+    for (const PointShape &f : funcs) {
+      PointShape s = {{"process", true}};
+      s.insert(s.end(), f.begin(), f.end());
+      out.push_back(s);
+    }
+    return out;
+  }
+
+  bool resolve(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point,
+               std::vector<ResolvedProbe> &out, Diagnostics &diag) const override {
+    const auto &cs = point.components;
+    if (cs.size() < 2) {
+      diag.error(cs[0].loc, "expected process(...).function, .mark, .begin, .end or .thread "
+                            "in '" + probe_point_string(point) + "'");
+      return false;
+    }
+    const std::string &what = cs[1].functor;
+    if (what == "begin" || what == "end" || what == "thread")
+      return process_events_family().resolve(env, decl, point, out, diag);
+    if (what != "function" && what != "library" && what != "mark" && what != "provider") {
+      diag.error(cs[1].loc, "unexpected '" + what + "' in '" + probe_point_string(point) + "'" +
+                                (what == "statement" || what == "plt" || what == "syscall"
+                                     ? ": not supported yet"
+                                     : ""));
+      return false;
+    }
+    const ast::StringLit *path = string_arg(cs[0]);
+    if (!path) {
+      diag.error(cs[0].loc, number_arg(cs[0])
+                                ? "process(PID)." + what + " needs the program's path: use "
+                                  "process(\"PATH\")." + what
+                                : "process(\"PATH\")." + what + " needs the program's path");
+      return false;
+    }
+    if (!env.user) {
+      diag.error(cs[0].loc, "user-space probes are not available here");
+      return false;
+    }
+    UserTarget &user = *env.user;
+    std::optional<Object> program = open_object(user, path->value, cs[0].arg->loc, true, diag);
+    if (!program)
+      return false;
+    if (what == "mark" || what == "provider")
+      return resolve_marks(user, decl, point, *program, out, diag);
+    size_t i = 1;
+    std::optional<Object> lib;
+    if (what == "library") {
+      const ast::StringLit *l = string_arg(cs[1]);
+      if (!l) {
+        diag.error(cs[1].loc, "library(...) needs a library name or path string");
+        return false;
+      }
+      lib = find_library(user, *program, l->value, l->loc, point.optional, diag);
+      if (!lib)
+        return point.optional;
+      ++i;
+    }
+    return resolve_functions(user, decl, point, i, lib ? *lib : *program, lib.has_value(), out,
+                             diag);
+  }
+
+  std::vector<ContextVar> context_vars(const ResolvedProbe &probe) const override {
+    auto it = marks_.find(probe.c_fields);
+    if (it != marks_.end()) {
+      std::vector<ContextVar> v;
+      for (unsigned n = 1; n <= it->second; ++n)
+        v.push_back({"$arg" + std::to_string(n), ast::Type::Long,
+                     "stp_sdt_arg(c, " + std::to_string(n) + ")"});
+      v.push_back({"$$name", ast::Type::String, "((char *)c->uprobe->mark)"});
+      v.push_back({"$$provider", ast::Type::String, "((char *)c->uprobe->provider)"});
+      v.push_back({"$$parms", ast::Type::String, "stp_sdt_parms(c, c->sdt_parms)"});
+      return v;
+    }
+    if (probe.is_return)
+      return {{"$return", ast::Type::Long, "stp_uprobe_return(c)"}};
+    return {};
+  }
+
+  void emit(codegen::ModuleWriter &w,
+            const std::vector<const ResolvedProbe *> &probes) const override {
+    w.emit_probe_table("UPROBE", "struct stp_uprobe", probes);
+  }
+
+private:
+  // The program or library `name` names, as the target would find it: a
+  // path with a '/' (relative to the working directory), else the first
+  // match in the PATH directories, as a shell looks it up.
+  std::optional<Object> open_object(UserTarget &user, const std::string &name, SourceLoc loc,
+                                    bool search_path, Diagnostics &diag) const {
+    const Sysroot *sysroot = user.sysroot ? user.sysroot() : nullptr;
+    if (!sysroot) {
+      diag.error(loc, "cannot read the target's files for '" + name + "'");
+      return std::nullopt;
+    }
+    if (has_wildcard(name)) {
+      diag.error(loc, "'" + name + "': wildcards in process paths are not supported yet");
+      return std::nullopt;
+    }
+    std::optional<Sysroot::File> f;
+    if (name.find('/') != std::string::npos || !search_path) {
+      f = sysroot->resolve(name);
+    } else {
+      for (const char *dir : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin",
+                              "/sbin", "/bin"})
+        if ((f = sysroot->resolve(std::string(dir) + "/" + name)))
+          break;
+    }
+    if (!f) {
+      diag.error(loc, "no such program or library: '" + name + "'");
+      return std::nullopt;
+    }
+    std::string err;
+    auto elf = symtab::ElfImage::open_file(f->host_path, err);
+    if (!elf) {
+      diag.error(loc, "cannot read '" + f->target_path + "': " + err);
+      return std::nullopt;
+    }
+    bool ok_machine = elf->machine() == EM_386 ||
+                      (elf->machine() == EM_X86_64 && user.arch == "x86_64");
+    if (!ok_machine) {
+      diag.error(loc, "'" + f->target_path + "' cannot run on the " + user.arch +
+                          " target");
+      return std::nullopt;
+    }
+    if (elf->type() != ET_EXEC && elf->type() != ET_DYN) {
+      diag.error(loc, "'" + f->target_path + "' is not a program or shared library");
+      return std::nullopt;
+    }
+    return Object{*f, std::move(elf)};
+  }
+
+  // library("LIB"): a path, or a pattern matched against the libraries the
+  // program needs (found as its loader finds them, driver/ldd.h).
+  std::optional<Object> find_library(UserTarget &user, const Object &program,
+                                     const std::string &lib, SourceLoc loc, bool optional,
+                                     Diagnostics &diag) const {
+    if (lib.find('/') != std::string::npos)
+      return open_object(user, lib, loc, false, diag);
+    UserObjectRequest req{{program.file.target_path}, true, "", user.arch};
+    std::ostringstream quiet;
+    Diagnostics ldd_diag(quiet);
+    const Sysroot *sysroot = user.sysroot();
+    std::vector<UserObject> objs = resolve_user_objects(req, *sysroot, ldd_diag);
+    for (const UserObject &o : objs) {
+      if (o.target_path == program.file.target_path)
+        continue;
+      std::string base = o.target_path.substr(o.target_path.rfind('/') + 1);
+      if (fnmatch(lib.c_str(), base.c_str(), 0) == 0 ||
+          fnmatch(lib.c_str(), o.target_path.c_str(), 0) == 0)
+        return open_object(user, o.target_path, loc, false, diag);
+    }
+    if (!optional)
+      diag.error(loc, "no library that '" + program.file.target_path + "' needs matches '" +
+                          lib + "'");
+    return std::nullopt;
+  }
+
+  bool resolve_functions(UserTarget &user, ast::ProbeDecl &decl, ast::ProbePoint &point, size_t i,
+                         const Object &obj, bool in_library, std::vector<ResolvedProbe> &out,
+                         Diagnostics &diag) const {
+    const auto &cs = point.components;
+    if (i >= cs.size() || cs[i].functor != "function" || !string_arg(cs[i])) {
+      diag.error(i < cs.size() ? cs[i].loc : cs.back().loc,
+                 "expected function(\"NAME\") in '" + probe_point_string(point) + "'");
+      return false;
+    }
+    const size_t function_index = i;
+    const std::string pattern = string_arg(cs[i])->value;
+    const SourceLoc loc = cs[i].arg->loc;
+    if (pattern.find_first_of("@:+") != std::string::npos) {
+      diag.error(loc, "'" + pattern + "': a source file or line in a user function probe needs "
+                      "the program's DWARF, which is not read yet (translator/dwarf)");
+      return false;
+    }
+    ++i;
+    bool is_return = false;
+    if (i < cs.size() && (cs[i].functor == "call" || cs[i].functor == "return")) {
+      is_return = cs[i].functor == "return";
+      ++i;
+    }
+    if (i < cs.size()) {
+      diag.error(cs[i].loc, "unexpected '" + cs[i].functor + "' in '" +
+                                probe_point_string(point) + "'" +
+                                (cs[i].functor == "inline" || cs[i].functor == "label"
+                                     ? ": needs the program's DWARF, not read yet"
+                                     : ""));
+      return false;
+    }
+    // name -> address: every name for an exact match, one name per address
+    // for a wildcard (aliases would probe one instruction twice).
+    std::vector<std::pair<std::string, uint64_t>> matches;
+    if (has_wildcard(pattern)) {
+      for (const symtab::IndexedSymbol &s : symtab::index_symbols(obj.elf->function_symbols()))
+        if (fnmatch(pattern.c_str(), s.name.c_str(), 0) == 0)
+          matches.emplace_back(s.name, s.start);
+    } else {
+      for (const symtab::ElfSymbol &s : obj.elf->function_symbols()) {
+        std::string name = s.name.substr(0, s.name.find('@'));
+        if (name == pattern) {
+          matches.emplace_back(pattern, s.value);
+          break;
+        }
+      }
+    }
+    if (matches.empty()) {
+      if (!point.optional)
+        diag.error(loc, "no function of '" + obj.file.target_path + "' matches '" + pattern +
+                            "'");
+      return point.optional;
+    }
+    for (const auto &[name, addr] : matches) {
+      auto off = file_offset(*obj.elf, addr);
+      if (!off)
+        continue;
+      ast::ProbePoint *p = canonical_point(point, 0, program_path(user, point, obj, in_library));
+      if (in_library)
+        p = canonical_point(*p, 1, obj.file.target_path);
+      p = canonical_point(*p, function_index, name);
+      ResolvedProbe r = make_resolved(decl, *p, this);
+      r.function = name;
+      r.is_return = is_return;
+      r.c_fields = common_fields(obj, *off, addr, point.optional) +
+                   ", .is_return = " + (is_return ? "true" : "false");
+      out.push_back(std::move(r));
+    }
+    note_probed(user, obj);
+    return true;
+  }
+
+  bool resolve_marks(UserTarget &user, ast::ProbeDecl &decl, ast::ProbePoint &point,
+                     const Object &obj,
+                     std::vector<ResolvedProbe> &out, Diagnostics &diag) const {
+    const auto &cs = point.components;
+    size_t i = 1;
+    std::string provider = "*";
+    if (cs[i].functor == "provider") {
+      const ast::StringLit *p = string_arg(cs[i]);
+      if (!p) {
+        diag.error(cs[i].loc, "provider(...) needs a provider name string");
+        return false;
+      }
+      provider = p->value;
+      ++i;
+    }
+    const ast::StringLit *m = i < cs.size() && cs[i].functor == "mark" ? string_arg(cs[i]) : nullptr;
+    if (!m) {
+      diag.error(i < cs.size() ? cs[i].loc : cs.back().loc,
+                 "expected mark(\"NAME\") in '" + probe_point_string(point) + "'");
+      return false;
+    }
+    if (i + 1 < cs.size()) {
+      diag.error(cs[i + 1].loc, "unexpected '" + cs[i + 1].functor + "' in '" +
+                                    probe_point_string(point) + "'");
+      return false;
+    }
+    // SystemTap reads '-' in marker names as '_' (sys/sdt.h names them so).
+    auto norm = [](std::string s) {
+      for (char &ch : s)
+        if (ch == '-')
+          ch = '_';
+      return s;
+    };
+    bool any = false;
+    for (const SdtMarker &mk : sdt_markers(*obj.elf)) {
+      if (fnmatch(norm(provider).c_str(), mk.provider.c_str(), 0) != 0 ||
+          fnmatch(norm(m->value).c_str(), mk.name.c_str(), 0) != 0)
+        continue;
+      auto off = file_offset(*obj.elf, mk.pc);
+      std::optional<uint64_t> sem;
+      if (mk.semaphore && !(sem = file_offset(*obj.elf, mk.semaphore))) {
+        diag.error(m->loc, "the semaphore of marker '" + mk.name + "' is in no loaded segment");
+        return false;
+      }
+      if (!off)
+        continue;
+      // pp(): process("PATH").provider("P").mark("M"), as SystemTap names it
+      auto p = std::make_unique<ast::ProbePoint>(point);
+      p->components.clear();
+      p->components.push_back(point.components[0]);
+      ast::ProbePointComponent prov = point.components[0];
+      prov.functor = "provider";
+      p->components.push_back(prov);
+      ast::ProbePointComponent mark = point.components[i];
+      p->components.push_back(mark);
+      ast::ProbePoint *pp = keep(std::move(p));
+      pp = canonical_point(*pp, 0, obj.file.target_path);
+      pp = canonical_point(*pp, 1, mk.provider);
+      pp = canonical_point(*pp, 2, mk.name);
+      ResolvedProbe r = make_resolved(decl, *pp, this);
+      std::string args;
+      for (const SdtArg &a : mk.args)
+        args += sdt_arg_c(a) + ", ";
+      r.c_fields = common_fields(obj, *off, mk.pc, point.optional) + ", .sdt_sem = " +
+                   hex(sem.value_or(0)) + ", .mark = " + codegen::c_string_literal(mk.name) +
+                   ", .provider = " + codegen::c_string_literal(mk.provider) +
+                   ", .nargs = " + std::to_string(mk.args.size());
+      if (!mk.args.empty())
+        r.c_fields += ", .args = (const struct stp_sdt_arg[]){ " + args + "}";
+      out.push_back(std::move(r));
+      marks_[out.back().c_fields] = static_cast<unsigned>(mk.args.size());
+      any = true;
+    }
+    if (!any && !point.optional)
+      diag.error(m->loc, "no SDT marker of '" + obj.file.target_path + "' matches '" +
+                             (provider == "*" ? "" : provider + ":") + m->value + "'");
+    if (any)
+      note_probed(user, obj);
+    return any || point.optional;
+  }
+
+  static std::string common_fields(const Object &obj, uint64_t offset, uint64_t addr,
+                                   bool optional) {
+    return ".path = " + codegen::c_string_literal(obj.file.target_path) +
+           ", .offset = " + hex(offset) + ", .link_pc = " + hex(addr) +
+           ", .optional = " + (optional ? "true" : "false");
+  }
+
+  static std::string program_path(UserTarget &user, const ast::ProbePoint &point,
+                                  const Object &obj, bool in_library) {
+    if (!in_library)
+      return obj.file.target_path;
+    const Sysroot *s = user.sysroot();
+    auto f = s->resolve(string_arg(point.components[0])->value);
+    return f ? f->target_path : string_arg(point.components[0])->value;
+  }
+
+  static void note_probed(UserTarget &user, const Object &obj) {
+    auto &v = user.probed_objects;
+    for (const std::string &p : v)
+      if (p == obj.file.target_path)
+        return;
+    v.push_back(obj.file.target_path);
+  }
+
+  static ast::ProbePoint *keep(std::unique_ptr<ast::ProbePoint> p) {
+    // Points are arena nodes elsewhere; these live as long as the program.
+    static std::vector<std::unique_ptr<ast::ProbePoint>> made;
+    made.push_back(std::move(p));
+    return made.back().get();
+  }
+
+  // `point` with component `index`'s string argument replaced by `value`.
+  static ast::ProbePoint *canonical_point(const ast::ProbePoint &point, size_t index,
+                                          const std::string &value) {
+    static std::vector<std::unique_ptr<ast::StringLit>> strings;
+    auto p = std::make_unique<ast::ProbePoint>(point);
+    const ast::StringLit *old = string_arg(point.components[index]);
+    auto s = old ? std::make_unique<ast::StringLit>(*old) : std::make_unique<ast::StringLit>();
+    if (!old)
+      s->loc = point.components[index].loc;
+    s->value = value;
+    p->components[index].arg = s.get();
+    strings.push_back(std::move(s));
+    return keep(std::move(p));
+  }
+
+  // Which resolved probes are markers (by their unique c_fields), and how
+  // many arguments each has.
+  mutable std::map<std::string, unsigned> marks_;
+};
+
+} // namespace
+
+const ProbeFamily &uprobe_family() {
+  static const UprobeFamily family;
+  return family;
+}
+
+} // namespace stap::probes

@@ -1,0 +1,25 @@
+// What the user-space probe families (process(...)) need from the session
+// (the driver's, reached through ResolveEnv::user):
+// where the target's files are read (the sysroot: the i686 guest's root,
+// --sysroot), the target's architecture, and, filled in by the families,
+// which objects their probes are in (the module carries their unwind and
+// symbol tables, as with -d, so a user probe's backtrace is symbolized).
+#pragma once
+
+#include "driver/sysroot.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace stap::probes {
+
+struct UserTarget {
+  // The session's sysroot, made on first use (nullptr when it cannot be).
+  std::function<const Sysroot *()> sysroot;
+  std::string arch; // "x86_64" | "i386"
+  // Objects (target paths) that probes were placed in.
+  std::vector<std::string> probed_objects;
+};
+
+} // namespace stap::probes
