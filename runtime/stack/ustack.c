@@ -112,12 +112,47 @@ static bool stp_task_is32(void)
 
 /* ---- the memory of the unwound task ---- */
 
+/* A return address the kernel replaced with its uretprobe trampoline (a
+ * function with a return probe is running below): the real one. Each
+ * pending return of the task is in utask->return_instances with the stack
+ * slot it hijacked (ri->stack: the stack pointer at the function's entry)
+ * and the address it saved; the trampoline is the first slot of the task's
+ * uprobe area (page aligned), which checks the value read. Bounded: the
+ * kernel keeps at most 64 pending returns per task. perf and bpftrace
+ * replace the trampoline addresses of their stacks with the same list. */
+static void stp_uread_unhijack(uw_u64 addr, void *dst, uw_u32 len)
+{
+#ifdef CONFIG_UPROBES
+	struct uprobe_task *utask = current->utask;
+	struct return_instance *ri;
+	unsigned long val, n;
+
+	if (likely(!utask || !utask->return_instances) || (len != 4 && len != 8))
+		return;
+	val = len == 4 ? *(u32 *)dst : (unsigned long)*(u64 *)dst;
+	if (val & ~PAGE_MASK)
+		return;
+	for (ri = utask->return_instances, n = 0; ri && n < 128; ri = ri->next, n++) {
+		if (ri->stack != (unsigned long)addr)
+			continue;
+		if (len == 4)
+			*(u32 *)dst = (u32)ri->orig_ret_vaddr;
+		else
+			*(u64 *)dst = ri->orig_ret_vaddr;
+		return;
+	}
+#endif
+}
+
 static int stp_uread(void *ctx, uw_u64 addr, void *dst, uw_u32 len)
 {
 	(void)ctx;
 	if (addr > (u64)ULONG_MAX - len)
 		return -1;
-	return copy_from_user_nofault(dst, (const void __user *)(unsigned long)addr, len) ? -1 : 0;
+	if (copy_from_user_nofault(dst, (const void __user *)(unsigned long)addr, len))
+		return -1;
+	stp_uread_unhijack(addr, dst, len);
+	return 0;
 }
 
 /* ---- reports: missing unwind data (once per object), -v stop reasons ---- */

@@ -34,6 +34,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -58,6 +59,14 @@ struct Case {
   // A wrecked stack (hostile_stack.c): gdb's later frames are guesses, so
   // ours must be a bounded prefix of gdb's instead of equal to it.
   bool hostile = false;
+  // User-probe contexts instead of a system call: a uprobe on `ufunc`'s
+  // first instruction the first time `gdb_cond` (gdb's) / `stp_cond` (the
+  // script's) holds there, or, with `uret`, a uretprobe on its first
+  // return (gdb: `finish` from that stop).
+  const char *ufunc = nullptr;
+  bool uret = false;
+  const char *gdb_cond = "1";
+  const char *stp_cond = "1";
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) { return os << c.program; }
@@ -85,6 +94,20 @@ const Case kCases[] = {
     {"hostile_stack", "getppid", "syscall.getppid", "unmapped", {"smash"}, {}, true},
     {"hostile_stack", "getppid", "syscall.getppid", "random", {"smash"}, {}, true},
     {"hostile_stack", "getppid", "syscall.getppid", "badsp", {}, {}, true},
+    // The 80-deep recursion at its innermost call's entry, and at the
+    // first return a uretprobe sees: the kernel keeps at most 64 pending
+    // returns per task (MAX_URETPROBE_DEPTH), so calls nested deeper get
+    // none, and the first is that of the 64th call, descend(17). There the
+    // 63 callers' return addresses on the stack are the kernel's
+    // trampoline, each replaced by the real one.
+    {"recursion", "", "", "", {"descend", "main"}, {"_start"}, false, "descend", false,
+     "depth == 0", "int_arg(1) == 0"},
+    {"recursion", "", "", "", {"descend", "main"}, {"_start"}, false, "descend", true,
+     "depth == 17"},
+    // qsort's callback: libc's frames between it and main.
+    {"qsort_callback", "", "", "", {"compare", "sort_numbers", "main"}, {"_start"}, false,
+     "compare"},
+    {"qsort_callback", "", "", "", {"sort_numbers", "main"}, {"_start"}, false, "compare", true},
 };
 
 // The depth the accuracy modules allow (-DMAXBACKTRACE): more than the
@@ -94,6 +117,8 @@ constexpr int kMaxBacktrace = 128;
 // A case's name in job and test names: the program, and the mode of the
 // hostile program.
 std::string case_name(const Case &c) {
+  if (c.ufunc)
+    return std::string(c.program) + (c.uret ? "_uretprobe_" : "_uprobe_") + c.ufunc;
   return c.hostile ? std::string(c.program) + "_" + c.args : c.program;
 }
 
@@ -209,6 +234,10 @@ remote::VmJob ubacktrace_job(const Case &c, const Flavour &f, const remote::VmTa
   std::string name = job_name("ub", c, f.bits);
   std::string script = std::string("global done\nprobe ") + c.probe +
                        " { if (pid() == target() && !done++) print_ubacktrace() }";
+  if (c.ufunc) // the uprobe's own process filter: the -c command's tree
+    script = "global done\nprobe process(\"" + prog + "\").function(\"" + c.ufunc + "\")" +
+             (c.uret ? ".return" : "") + " { if ((" + c.stp_cond +
+             ") && !done++) print_ubacktrace() }";
   remote::VmJob job;
   std::string ko = build_module(name, prog, script, target, dir);
   job.command = staprun_command(ko, prog, c.args);
@@ -236,6 +265,23 @@ remote::VmJob profile_job(const Flavour &f, const remote::VmTarget &target,
   return job;
 }
 
+// The last part of the name of every test --gtest_filter selected: jobs
+// run only for those (a filtered run boots for what it checks).
+std::set<std::string> selected_tests() {
+  std::set<std::string> names;
+  const ::testing::UnitTest &u = *::testing::UnitTest::GetInstance();
+  for (int i = 0; i < u.total_test_suite_count(); ++i) {
+    const ::testing::TestSuite *suite = u.GetTestSuite(i);
+    for (int j = 0; j < suite->total_test_count(); ++j) {
+      const ::testing::TestInfo *t = suite->GetTestInfo(j);
+      std::string name = t->name();
+      if (t->should_run())
+        names.insert(name.substr(name.rfind('/') + 1));
+    }
+  }
+  return names;
+}
+
 // Every job of one guest architecture, run in one boot on first use.
 struct ArchRun {
   std::string error; // why nothing ran
@@ -261,12 +307,15 @@ const ArchRun &arch_run(const std::string &arch) {
   try {
     // The i686 guest must see the programs where the host has them.
     std::optional<stap::Sysroot> guest;
+    const std::set<std::string> selected = selected_tests();
     if (arch == "i386")
       guest = stap::Sysroot::i686_guest(remote::i386_guest_root());
     for (const Flavour &f : kFlavours) {
       if (f.arch != arch)
         continue;
       for (const Case &c : kCases) {
+        if (!selected.count(case_name(c) + "_" + std::to_string(f.bits) + "_" + f.arch))
+          continue;
         std::string prog = program_path(c, f.bits);
         if (guest && guest->host_path(prog) != prog) {
           run.error = prog + " is not visible at that path in the i686 guest: build outside " +
@@ -276,14 +325,18 @@ const ArchRun &arch_run(const std::string &arch) {
         remote::VmJob gdb;
         gdb.name = job_name("gdb", c, f.bits);
         gdb.command = std::string("sh ./gdb_frames.sh ") + c.syscall + " " + prog + " " + c.args;
-        gdb.files = {kHere + "/gdb_frames.sh", kHere + "/gdb_frames.py"};
+        if (c.ufunc)
+          gdb.command = std::string("sh ./gdb_uframes.sh ") + (c.uret ? "return " : "entry ") +
+                        c.ufunc + " " + stap::shell_quote(c.gdb_cond) + " " + prog + " " + c.args;
+        gdb.files = {kHere + "/gdb_frames.sh", kHere + "/gdb_uframes.sh", kHere + "/gdb_frames.py"};
         gdb.timeout_s = 180;
         jobs.push_back(gdb);
         remote::VmJob ub = ubacktrace_job(c, f, *target, dir);
         ub.name = job_name("ubacktrace", c, f.bits);
         jobs.push_back(ub);
       }
-      jobs.push_back(profile_job(f, *target, dir));
+      if (selected.count("hot_loop_" + std::to_string(f.bits) + "_" + f.arch))
+        jobs.push_back(profile_job(f, *target, dir));
     }
     remote::VmOptions opts;
     opts.staprun_x86_64 = kBin + "/staprun";
@@ -310,8 +363,9 @@ bool names(const std::string &got, const char *want) {
 
 class Accuracy : public ::testing::TestWithParam<std::tuple<Case, Flavour>> {};
 
-// The reference side: gdb stops the program at the system call in the
-// guest and sees the whole stack, from the system call to _start.
+// The reference side: gdb stops the program at the system call (or the
+// user probe's place) in the guest and sees the whole stack, from there to
+// _start.
 TEST_P(Accuracy, GdbSeesTheWholeStackAtTheSyscall) {
   const auto &[c, f] = GetParam();
   const ArchRun &run = arch_run(f.arch);
@@ -319,8 +373,10 @@ TEST_P(Accuracy, GdbSeesTheWholeStackAtTheSyscall) {
   ASSERT_TRUE(r) << "not run: " << run.error;
   ASSERT_TRUE(r->ok()) << r->note << "\nstdout:\n" << r->out << "stderr:\n" << r->err
                        << "kernel log:\n" << r->kernel_log;
-  EXPECT_NE(r->out.find("(call to syscall " + std::string(c.syscall) + ")"), std::string::npos)
-      << "gdb did not stop at " << c.syscall << ":\n" << r->out << r->err;
+  if (!c.ufunc) {
+    EXPECT_NE(r->out.find("(call to syscall " + std::string(c.syscall) + ")"), std::string::npos)
+        << "gdb did not stop at " << c.syscall << ":\n" << r->out << r->err;
+  }
   auto frames = parse_gdb_frames(r->out);
   ASSERT_GE(frames.size(), c.hostile ? 1u : 3u) << r->out << r->err;
   size_t at = 0;
