@@ -1,8 +1,10 @@
 /* A program for user-space probe tests: small functions called a known
  * number of times, with arguments in registers and on the stack, and a
- * recursion. `up_prog N` calls add() N times. Built -O2 -g (some tests
+ * recursion. `up_prog N` calls add() N times; `up_prog N MS` sleeps MS
+ * milliseconds after each. Built -O2 -g (some tests
  * also -fomit-frame-pointer, -m32). */
 #include <stdlib.h>
+#include <unistd.h>
 
 /* noipa: called, never inlined or specialised; the empty asm keeps each
  * body a real function */
@@ -39,9 +41,13 @@ int main(int argc, char **argv)
 {
 	long t = 0;
 	int i, n = argc > 1 ? atoi(argv[1]) : 5;
+	int ms = argc > 2 ? atoi(argv[2]) : 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		t += add(i, 10);
+		if (ms)
+			usleep(ms * 1000);
+	}
 	t += negate(7);
 	t += sum8(1, 2, 3, 4, 5, 6, 7, 8);
 	t += fact(5);
