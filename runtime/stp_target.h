@@ -73,20 +73,6 @@ static inline s64 stp_tv_bits(struct stp_context *c, unsigned long addr, unsigne
 	return (s64)v;
 }
 
-/* The NUL-terminated string at `addr` (at most `max` bytes and
- * MAXSTRINGLEN - 1) into `dst`: a char array or a char * used as a string. */
-static inline char *stp_tv_string(struct stp_context *c, char *dst, unsigned long addr,
-				  long max, int user, const char *where)
-{
-	long len = max + 1 < MAXSTRINGLEN ? max + 1 : MAXSTRINGLEN;
-	dst[0] = '\0';
-	if (unlikely(c->last_error))
-		return dst;
-	if (stp_copy_string(dst, addr, len, user) < 0)
-		stp_tv_fault(c, addr, user, where);
-	return dst;
-}
-
 /* Pretty printing ($var$, $$parms): appends to a MAXSTRINGLEN buffer,
  * cutting at its end. */
 static inline __printf(2, 3) void stp_tv_append(char *buf, const char *fmt, ...)

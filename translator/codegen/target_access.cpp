@@ -169,12 +169,6 @@ std::string chain_c(const TypeTable &tt, Place start, const std::string &name,
     return debuginfo::scalar_c(ctx, *end);
   case debuginfo::Use::Address:
     return "((s64)" + end->c + ")";
-  case debuginfo::Use::CharArray: {
-    const Type &t = tt[tt.strip(end->type)];
-    return "stp_tv_string(c, " + hooks.string_temp() + ", " + end->c + ", " +
-           std::to_string(t.count ? t.count : 1) + ", " + (end->user ? "1" : "0") + ", " +
-           ctx.where + ")";
-  }
   case debuginfo::Use::Pretty:
   case debuginfo::Use::PrettyDeep: {
     Pretty p(ctx, *use == debuginfo::Use::PrettyDeep);

@@ -251,18 +251,17 @@ std::optional<Use> classify(const TypeTable &tt, const Place &p, const std::stri
   }
   if (is_scalar(t))
     return Use::Scalar;
-  if (t.kind == Kind::Array && is_char(tt, t.target)) {
-    if (!p.address)
-      return fail("'" + name + "' is a char array held in registers");
-    return Use::CharArray;
-  }
+  // An array is its address, a long, as in SystemTap 4.8: char arrays are
+  // read with kernel_string($task->comm) (or pretty-printed: $task->comm$).
+  if (t.kind == Kind::Array && p.address)
+    return Use::Address;
   std::string type = tt.c_name(p.type);
   if (is_aggregate(t))
     return fail("'" + name + "' is '" + type + "': use a member ('" + name +
                 "->...'), its address ('&" + name + "') or pretty-print it ('" + name + "$')");
   if (t.kind == Kind::Array)
-    return fail("'" + name + "' is an array ('" + type + "'): index it ('" + name +
-                "[0]') or take its address ('&" + name + "')");
+    return fail("'" + name + "' is an array ('" + type + "') held in registers: index it ('" +
+                name + "[0]')");
   if (t.kind == Kind::Float)
     return fail("'" + name + "' is '" + type + "': floating-point values are not supported");
   return fail("'" + name + "' is '" + type + "', which has no value a script can use");

@@ -74,7 +74,7 @@ std::string scalar_c(const WalkContext &ctx, const Place &p);
 // Long for scalars and addresses (`&`), String for char arrays and for
 // pretty printing (`$`, `$$`). Structs, unions and other arrays are
 // errors, with a hint.
-enum class Use : uint8_t { Scalar, Address, CharArray, Pretty, PrettyDeep };
+enum class Use : uint8_t { Scalar, Address, Pretty, PrettyDeep };
 std::optional<Use> classify(const TypeTable &tt, const Place &p, const std::string &name,
                             bool addressof, const std::string &pretty, SourceLoc loc,
                             AccessError &err);
