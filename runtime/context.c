@@ -180,6 +180,7 @@ static bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
 	c->kprobe_addr = kprobe_addr;
 	c->kreturn = kreturn;
 	c->entry_data = entry_data;
+	c->regparm = 0;
 	c->actions = 0;
 	c->last_error = NULL;
 	c->error_loc = NULL;

@@ -74,6 +74,7 @@ struct stp_context {
 					 * arguments (STP_TP_ARG), else NULL */
 	const struct stp_uprobe *uprobe; /* a uprobe's: $argN, $return (set by uprobes.c) */
 	char sdt_parms[MAXSTRINGLEN];   /* an SDT marker's $$parms */
+	unsigned char regparm;          /* *_arg()'s convention: regparm(N), asmlinkage() (stp_fetch.h) */
 	long actions;                   /* statements executed (MAXACTION) */
 	const char *last_error;         /* set by a failing operation */
 	const char *error_loc;          /* "file:line:col" of the failing operation */

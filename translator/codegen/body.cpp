@@ -488,6 +488,13 @@ public:
     // passes/entry_values.cpp made @entry's argument the value saved at entry.
     if (n.name == "entry" && n.args.size() == 1)
       result_ = expr(n.args[0]);
+    // passes/check_fetches.cpp checked these; runtime/stp_fetch.h reads.
+    else if ((n.name == "kregister" || n.name == "uregister") && n.args.size() == 1)
+      result_ = "stp_dwarf_register(c, " + expr(n.args[0]) + ", " +
+                (n.name == "uregister" ? "true" : "false") + ")";
+    else if ((n.name == "kderef" || n.name == "uderef") && n.args.size() == 2)
+      result_ = "stp_deref(c, " + expr(n.args[0]) + ", " + expr(n.args[1]) + ", " +
+                (n.name == "uderef" ? "true" : "false") + ")";
     else
       unsupported(n, "@" + n.name);
   }

@@ -1,5 +1,6 @@
 #include "codegen/translate.h"
 
+#include "codegen/arch_c.h"
 #include "codegen/body.h"
 #include "codegen/global_display.h"
 #include "codegen/global_use.h"
@@ -201,6 +202,8 @@ std::string translate_program(Program &program, Diagnostics &diag,
   if (uses_target_access(program))
     out.line("#include \"stp_target.h\"");
   out.blank();
+  if (program.arch)
+    emit_arch_tables(out, *program.arch);
   emit_file_embeds(out, program);
   emit_globals(w, program, diag);
   emit_entry_slots(out, program);

@@ -34,6 +34,7 @@
 #include "passes/return_params.h"
 #include "passes/target_vars.h"
 #include "probes/user_target.h"
+#include "passes/check_fetches.h"
 #include "run/run.h"
 #include "run/run_remote.h"
 
@@ -185,6 +186,7 @@ bool Driver::pass2_elaborate() {
     diag_.error("no support for the target's architecture '" + target_.arch + "'");
     return false;
   }
+  program_.arch = arch;
   dwarf::KernelDebuginfo kernel_dwarf(target_, opts_.d_objects);
   kernel_debuginfo_ = std::make_unique<debuginfo::KernelDebuginfo>(target_, *arch, opts_.verbose);
   user_target_.arch = target_.arch;
@@ -203,6 +205,7 @@ bool Driver::pass2_elaborate() {
   resolve_entry_values(env, program_, arena_, diag_);
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
   resolve_target_vars(env, program_, diag_);
+  check_fetches(program_, opts_.guru, diag_);
   if (!diag_.errors())
     check_guru_calls(program_, opts_.guru, diag_);
   if (!diag_.errors())

@@ -177,6 +177,13 @@ public:
       set(n, n.args[0]->type);
       set(*n.args[0], n.type);
     }
+    // Register and memory fetches (passes/check_fetches.cpp): numbers.
+    if (n.name == "kregister" || n.name == "uregister" || n.name == "kderef" ||
+        n.name == "uderef") {
+      set(n, Type::Long);
+      for (ast::Expr *e : n.args)
+        want(e, Type::Long, "argument of @" + n.name);
+    }
   }
 
   void visit(ast::CallExpr &n) override {

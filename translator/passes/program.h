@@ -19,6 +19,9 @@ struct Program {
   // The @entry values of return probes (passes/entry_values.cpp): one
   // `struct stp_entry_slots` member each, kept per kretprobe instance.
   std::vector<ast::GlobalDecl *> entry_slots;
+  // The target's architecture (set at the start of pass 2): its registers
+  // and calling conventions go into the module (codegen/arch_c.cpp).
+  const arch::Arch *arch = nullptr;
 };
 
 // Calls f(VarDecl *) for every local of the program that runs: each used
