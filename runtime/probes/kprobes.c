@@ -1,6 +1,7 @@
 /* kprobes and kretprobes on kernel functions, by symbol name: the kernel
  * resolves the name (and "module:name") itself at registration, so no
- * address from System.map or kallsyms is needed here. */
+ * address from System.map or kallsyms is needed here; and
+ * kprobe.statement(ADDR).absolute, by address (guru mode). */
 
 static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -40,6 +41,8 @@ static int stp_kprobes_register(void)
 		if (k->is_return) {
 			memset(&k->krp, 0, sizeof(k->krp));
 			k->krp.kp.symbol_name = k->symbol;
+			if (!k->symbol)
+				k->krp.kp.addr = (kprobe_opcode_t *)k->addr;
 			k->krp.handler = stp_kretprobe_handler;
 			k->krp.maxactive = k->maxactive;
 			if (k->entry) {
@@ -51,6 +54,8 @@ static int stp_kprobes_register(void)
 			memset(&k->kp, 0, sizeof(k->kp));
 			k->kp.symbol_name = k->symbol;
 			k->kp.offset = k->offset;
+			if (!k->symbol)
+				k->kp.addr = (kprobe_opcode_t *)k->addr;
 			k->kp.pre_handler = stp_kprobe_pre;
 			rc = register_kprobe(&k->kp);
 		}

@@ -2,8 +2,9 @@
  * (STP_KIND_KPROBE, kprobes.c). */
 struct stp_kprobe {
 	const struct stp_probe *probe;
-	const char *symbol;  /* "f" or "module:f" */
+	const char *symbol;  /* "f" or "module:f"; NULL: by address */
 	unsigned long offset; /* from the symbol: a DWARF probe's address */
+	unsigned long addr;  /* kprobe.statement(ADDR).absolute */
 	bool is_return;
 	bool optional;       /* a failed registration is not an error (`?`) */
 	int maxactive;       /* .return: instances at once; 0 = kernel default */

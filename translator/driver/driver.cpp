@@ -197,7 +197,7 @@ bool Driver::pass2_elaborate() {
   };
   bool listing = !opts_.list_pattern.empty();
   probes::ResolveEnv env{target_, *arch, &kernel_dwarf, kernel_debuginfo_.get(),
-                         listing && opts_.list_vars, &user_target_};
+                         listing && opts_.list_vars, &user_target_, opts_.guru};
   resolve_probes(env, program_, arena_, diag_, /*quiet_no_match=*/listing);
   fold_defined(env, program_, arena_);
   fold_constants(program_, arena_);

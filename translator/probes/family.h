@@ -45,6 +45,7 @@ struct ResolveEnv {
   bool list_vars = false;
   // User-space probes: the target's files, the objects probed.
   UserTarget *user = nullptr;
+  bool guru = false; // -g: points that need guru mode (absolute addresses)
 };
 
 // One concrete probe: a probe body bound to a probe point that a family

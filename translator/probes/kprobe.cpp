@@ -23,6 +23,11 @@
 namespace stap::probes {
 
 const ProbeFamily &tracepoint_family();
+// kprobe.statement(ADDR).absolute (kprobe_statement.cpp): this family's
+// probes, by address.
+bool resolve_kprobe_statement(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point,
+                              const ProbeFamily *kprobes, std::vector<ResolvedProbe> &out,
+                              Diagnostics &diag);
 
 namespace {
 
@@ -34,7 +39,8 @@ public:
 
   std::vector<PointShape> shapes() const override {
     // kernel.trace("NAME") belongs to the tracepoint family (tracepoint.cpp)
-    std::vector<PointShape> out = {{{"kernel", false}, {"trace", true}}};
+    std::vector<PointShape> out = {{{"kernel", false}, {"trace", true}},
+                                   {{"kprobe", false}, {"statement", true}, {"absolute", false}}};
     const std::vector<PointShape> heads = {
         {{"kprobe", false}, {"function", true}},
         {{"kprobe", false}, {"module", true}, {"function", true}},
@@ -68,6 +74,8 @@ public:
     const auto &cs = point.components;
     if (cs[0].functor == "kernel" && cs.size() > 1 && cs[1].functor == "trace")
       return tracepoint_family().resolve(env, decl, point, out, diag);
+    if (cs[0].functor == "kprobe" && cs.size() > 1 && cs[1].functor == "statement")
+      return resolve_kprobe_statement(env, decl, point, this, out, diag);
     // With DWARF for the kernel or module: functions, inline instances,
     // statements and their variables (dwarf_function.cpp); else by symbol.
     if (std::optional<bool> dwarf = resolve_dwarf_probe(env, decl, point, this, out, diag))
