@@ -1,6 +1,6 @@
 /* The table of probe kinds (kinds.h) and the session's walks over it. */
 #include "timer.c"
-#include "profile.c"
+#include "perf.c"
 #include "kprobes.c"
 #include "tracepoints.c"
 #include "uprobes.c"

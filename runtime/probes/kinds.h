@@ -14,7 +14,7 @@
  * begin, end and error probes are not kinds: they are the session itself
  * (session.c runs them between the phases below). */
 #include "timer.h"
-#include "profile.h"
+#include "perf.h"
 #include "kprobes.h"
 #include "tracepoints.h"
 #include "uprobes.h"
@@ -28,7 +28,7 @@
 	X(TRACEPOINT, tracepoints) \
 	X(UPROBE, uprobes)       \
 	X(PROC, proc_events)     \
-	X(PROFILE, profile)      \
+	X(PERF, perf)            \
 	X(TIMER, timer)
 
 #define STP_KIND_ENUM(ID, name) STP_KIND_##ID,

@@ -9,6 +9,7 @@ const ProbeFamily &kprobe_family();
 const ProbeFamily &tracepoint_family();
 const ProbeFamily &uprobe_family();
 const ProbeFamily &process_events_family();
+const ProbeFamily &perf_family();
 
 const std::vector<const ProbeFamily *> &all_families() {
   static const std::vector<const ProbeFamily *> families = {
@@ -18,6 +19,7 @@ const std::vector<const ProbeFamily *> &all_families() {
       &tracepoint_family(),
       &uprobe_family(),
       &process_events_family(),
+      &perf_family(),
   };
   return families;
 }

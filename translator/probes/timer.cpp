@@ -1,10 +1,12 @@
 // timer.s(N), .sec, .ms/.msec, .us/.usec, .ns/.nsec, .hz(N), .jiffies(N),
 // each but .hz with an optional .randomize(R): periodic probes on an hrtimer.
 // timer.profile, timer.profile.tick, timer.profile.freq.hz(N): a sampling
-// timer on every CPU (runtime/probes/profile.c).
+// timer on every CPU: cpu-clock perf events (probes/perf.cpp,
+// runtime/probes/perf.c).
 #include "codegen/emitter.h"
 #include "codegen/module_writer.h"
 #include "probes/family.h"
+#include "probes/perf.h"
 
 #include <map>
 
@@ -87,20 +89,11 @@ public:
 
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
-    std::vector<const ResolvedProbe *> timers, profiles;
-    for (const ResolvedProbe *p : probes)
-      (is_profile(*p->point) ? profiles : timers).push_back(p);
-    if (!timers.empty())
-      w.emit_probe_table("TIMER", "struct stp_timer_probe", timers);
-    if (!profiles.empty())
-      w.emit_probe_table("PROFILE", "struct stp_profile_probe", profiles);
+    // (timer.profile's probes belong to the perf family: see resolve_profile)
+    w.emit_probe_table("TIMER", "struct stp_timer_probe", probes);
   }
 
 private:
-  static bool is_profile(const ast::ProbePoint &p) {
-    return p.components.size() >= 2 && p.components[1].functor == "profile";
-  }
-
   // As SystemTap 4.8 on kernels without the profile-tick hook (6.1):
   // timer.profile samples every 1 ms; .tick every jiffy (1/CONFIG_HZ s);
   // .freq.hz(N) N times a second.
@@ -130,8 +123,10 @@ private:
                               "timer.profile.freq.hz(N)");
       return false;
     }
-    ResolvedProbe r = make_resolved(decl, point, this);
-    r.c_fields = ".period_ns = " + period;
+    // A cpu-clock perf event (PERF_TYPE_SOFTWARE 1, PERF_COUNT_SW_CPU_CLOCK
+    // 0) counting nanoseconds: the perf family's table has it.
+    ResolvedProbe r = make_resolved(decl, point, &perf_family());
+    r.c_fields = perf_c_fields(1, "0", period, false);
     out.push_back(std::move(r));
     return true;
   }

@@ -1,0 +1,17 @@
+// What the perf family shares with timer.profile, whose points are
+// cpu-clock perf events in the same runtime table (runtime/probes/perf.h).
+#pragma once
+#include "probes/family.h"
+
+#include <cstdint>
+#include <string>
+
+namespace stap::probes {
+
+const ProbeFamily &perf_family();
+// The C initializer fields of one struct stp_perf_probe: `config` and
+// `period` are C expressions.
+std::string perf_c_fields(int64_t type, const std::string &config, const std::string &period,
+                          bool freq);
+
+} // namespace stap::probes
