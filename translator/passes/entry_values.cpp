@@ -66,6 +66,15 @@ void resolve_entry_values(const probes::ResolveEnv &env, Program &program, ast::
       diag.error(f.found.front()->loc, "@entry is only available in function return probes");
       continue;
     }
+    const probes::ResolvedProbe *unsupported = nullptr;
+    for (size_t i : points[decl])
+      if (!program.probes[i].family->has_entry_values())
+        unsupported = &program.probes[i];
+    if (unsupported) {
+      diag.error(f.found.front()->loc,
+                 "@entry is not supported in '" + unsupported->pp + "' yet (kernel return probes only)");
+      continue;
+    }
     // probe <the function>.call { __entry_0 = expr0; __entry_1 = expr1 ... }
     auto *entry = arena.make<ast::ProbeDecl>(decl->loc);
     entry->body = arena.make<ast::BlockStmt>(decl->loc);

@@ -112,6 +112,10 @@ public:
   // The target variables `probe` (one of this family's) provides. The
   // one place pass 2 asks "does $x exist here" (@defined, errors, -L).
   virtual std::vector<ContextVar> context_vars(const ResolvedProbe &) const { return {}; }
+  // Whether the family's return probes can run an entry part that saves
+  // @entry values (passes/entry_values.cpp). kretprobes can; user return
+  // probes cannot yet.
+  virtual bool has_entry_values() const { return false; }
   // Emits the C that describes or registers `probes` (all of this family).
   virtual void emit(codegen::ModuleWriter &w,
                     const std::vector<const ResolvedProbe *> &probes) const = 0;

@@ -170,6 +170,8 @@ public:
     return {};
   }
 
+  bool has_entry_values() const override { return true; }
+
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
     w.emit_probe_table("KPROBE", "struct stp_kprobe", probes);
