@@ -7,6 +7,7 @@
 #include "driver/target.h"
 #include "util/diag.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -141,5 +142,12 @@ std::string component_string(const ast::ProbePointComponent &c);
 // Helpers for resolving components.
 const ast::NumberLit *number_arg(const ast::ProbePointComponent &c);
 const ast::StringLit *string_arg(const ast::ProbePointComponent &c);
+// A copy of `point` with component `index`'s string argument set to
+// `value` (a wildcard's match, a canonical path): what pp() and -l show.
+// Points are arena nodes elsewhere; these live as long as the program.
+ast::ProbePoint *with_string_arg(const ast::ProbePoint &point, size_t index,
+                                 const std::string &value);
+// Keeps a point made by a family for as long as the program.
+ast::ProbePoint *keep_point(std::unique_ptr<ast::ProbePoint> point);
 
 } // namespace stap::probes

@@ -146,9 +146,9 @@ public:
       ast::ProbePoint *p = &point;
       // One concrete point per function, as pp() and -l show it.
       if (f != symbol)
-        p = new_point(*p, function_index, f);
+        p = with_string_arg(*p, function_index, f);
       if (m != module)
-        p = new_point(*p, module_index, m);
+        p = with_string_arg(*p, module_index, m);
       ResolvedProbe r = make_resolved(decl, *p, this);
       r.function = f;
       r.is_return = is_return;
@@ -259,20 +259,6 @@ private:
       return false;
     }
     return true;
-  }
-
-  static ast::ProbePoint *new_point(const ast::ProbePoint &point, size_t index,
-                                    const std::string &function) {
-    // Points are arena nodes elsewhere; these live as long as the program.
-    static std::vector<std::unique_ptr<ast::ProbePoint>> made;
-    static std::vector<std::unique_ptr<ast::StringLit>> names;
-    auto p = std::make_unique<ast::ProbePoint>(point);
-    auto s = std::make_unique<ast::StringLit>(*string_arg(point.components[index]));
-    s->value = function;
-    p->components[index].arg = s.get();
-    names.push_back(std::move(s));
-    made.push_back(std::move(p));
-    return made.back().get();
   }
 };
 

@@ -47,7 +47,7 @@ public:
         return false;
       }
       path = codegen::c_string_literal(f->target_path);
-      p = with_path(point, f->target_path);
+      p = with_string_arg(point, 0, f->target_path);
     } else if (const ast::NumberLit *n = number_arg(cs[0])) {
       if (n->value <= 0) {
         diag.error(n->loc, "process(PID) needs a positive process id");
@@ -67,19 +67,6 @@ public:
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
     w.emit_probe_table("PROC", "struct stp_proc_probe", probes);
-  }
-
-private:
-  static ast::ProbePoint *with_path(const ast::ProbePoint &point, const std::string &path) {
-    static std::vector<std::unique_ptr<ast::ProbePoint>> made;
-    static std::vector<std::unique_ptr<ast::StringLit>> names;
-    auto p = std::make_unique<ast::ProbePoint>(point);
-    auto s = std::make_unique<ast::StringLit>(*string_arg(point.components[0]));
-    s->value = path;
-    p->components[0].arg = s.get();
-    names.push_back(std::move(s));
-    made.push_back(std::move(p));
-    return made.back().get();
   }
 };
 

@@ -67,6 +67,26 @@ const ast::StringLit *string_arg(const ast::ProbePointComponent &c) {
   return dynamic_cast<const ast::StringLit *>(c.arg);
 }
 
+ast::ProbePoint *keep_point(std::unique_ptr<ast::ProbePoint> point) {
+  static std::vector<std::unique_ptr<ast::ProbePoint>> made;
+  made.push_back(std::move(point));
+  return made.back().get();
+}
+
+ast::ProbePoint *with_string_arg(const ast::ProbePoint &point, size_t index,
+                                 const std::string &value) {
+  static std::vector<std::unique_ptr<ast::StringLit>> strings;
+  auto p = std::make_unique<ast::ProbePoint>(point);
+  const ast::StringLit *old = string_arg(point.components[index]);
+  auto s = old ? std::make_unique<ast::StringLit>(*old) : std::make_unique<ast::StringLit>();
+  if (!old)
+    s->loc = point.components[index].loc;
+  s->value = value;
+  p->components[index].arg = s.get();
+  strings.push_back(std::move(s));
+  return keep_point(std::move(p));
+}
+
 std::string component_string(const ast::ProbePointComponent &c) {
   std::string s = c.functor;
   if (auto *n = dynamic_cast<const ast::NumberLit *>(c.arg))

@@ -172,7 +172,7 @@ public:
     }
     for (Resolved &r : found) {
       std::string full = r.system + ":" + r.name;
-      ast::ProbePoint *p = full == arg->value ? &point : with_name(point, full);
+      ast::ProbePoint *p = full == arg->value ? &point : with_string_arg(point, 1, full);
       ResolvedProbe rp = make_resolved(decl, *p, this);
       rp.scope = scope_of(r);
       rp.c_fields = ".name = " + codegen::c_string_literal(r.name) +
@@ -305,18 +305,6 @@ private:
       std::swap(prev, cur);
     }
     return std::min(prev[b.size()], limit);
-  }
-
-  static ast::ProbePoint *with_name(const ast::ProbePoint &point, const std::string &name) {
-    static std::vector<std::unique_ptr<ast::ProbePoint>> made;
-    static std::vector<std::unique_ptr<ast::StringLit>> names;
-    auto p = std::make_unique<ast::ProbePoint>(point);
-    auto s = std::make_unique<ast::StringLit>(*string_arg(point.components[1]));
-    s->value = name;
-    p->components[1].arg = s.get();
-    names.push_back(std::move(s));
-    made.push_back(std::move(p));
-    return made.back().get();
   }
 };
 

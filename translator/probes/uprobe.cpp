@@ -306,10 +306,10 @@ private:
       auto off = file_offset(*obj.elf, addr);
       if (!off)
         continue;
-      ast::ProbePoint *p = canonical_point(point, 0, program_path(user, point, obj, in_library));
+      ast::ProbePoint *p = with_string_arg(point, 0, program_path(user, point, obj, in_library));
       if (in_library)
-        p = canonical_point(*p, 1, obj.file.target_path);
-      p = canonical_point(*p, function_index, name);
+        p = with_string_arg(*p, 1, obj.file.target_path);
+      p = with_string_arg(*p, function_index, name);
       ResolvedProbe r = make_resolved(decl, *p, this);
       r.function = name;
       r.is_return = is_return;
@@ -376,10 +376,10 @@ private:
       p->components.push_back(prov);
       ast::ProbePointComponent mark = point.components[i];
       p->components.push_back(mark);
-      ast::ProbePoint *pp = keep(std::move(p));
-      pp = canonical_point(*pp, 0, obj.file.target_path);
-      pp = canonical_point(*pp, 1, mk.provider);
-      pp = canonical_point(*pp, 2, mk.name);
+      ast::ProbePoint *pp = keep_point(std::move(p));
+      pp = with_string_arg(*pp, 0, obj.file.target_path);
+      pp = with_string_arg(*pp, 1, mk.provider);
+      pp = with_string_arg(*pp, 2, mk.name);
       ResolvedProbe r = make_resolved(decl, *pp, this);
       std::string args;
       for (const SdtArg &a : mk.args)
@@ -426,27 +426,6 @@ private:
     v.push_back(obj.file.target_path);
   }
 
-  static ast::ProbePoint *keep(std::unique_ptr<ast::ProbePoint> p) {
-    // Points are arena nodes elsewhere; these live as long as the program.
-    static std::vector<std::unique_ptr<ast::ProbePoint>> made;
-    made.push_back(std::move(p));
-    return made.back().get();
-  }
-
-  // `point` with component `index`'s string argument replaced by `value`.
-  static ast::ProbePoint *canonical_point(const ast::ProbePoint &point, size_t index,
-                                          const std::string &value) {
-    static std::vector<std::unique_ptr<ast::StringLit>> strings;
-    auto p = std::make_unique<ast::ProbePoint>(point);
-    const ast::StringLit *old = string_arg(point.components[index]);
-    auto s = old ? std::make_unique<ast::StringLit>(*old) : std::make_unique<ast::StringLit>();
-    if (!old)
-      s->loc = point.components[index].loc;
-    s->value = value;
-    p->components[index].arg = s.get();
-    strings.push_back(std::move(s));
-    return keep(std::move(p));
-  }
 
   // Which resolved probes are markers (by their unique c_fields), and how
   // many arguments each has.
