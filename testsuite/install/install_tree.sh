@@ -37,4 +37,6 @@ done
 missing=$("$bin/stap" --help 2>&1 | grep -oE -- '--[a-z][a-z-]+' | sort -u | while read -r o; do
   grep -q -- "${o//-/\\\\-}" "$share/man/man1/stap.1" || echo "$o"; done)
 [ -z "$missing" ] || { echo "FAIL: stap.1 lacks: $missing"; exit 1; }
+# -V says the version, the language it follows and what the build can do.
+"$bin/stap" -V | grep -q '^enabled features: .*BTF' || { echo "FAIL: stap -V lacks its features"; exit 1; }
 echo "install tree OK"

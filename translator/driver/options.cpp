@@ -1,6 +1,7 @@
 #include "driver/options.h"
 #include "util/number.h"
 
+#include <elfutils/libdwfl.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -113,8 +114,14 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
     switch (c) {
     case 'h': usage(stdout); exit_now = true; return o;
     case 'V':
+      // What this build can do, as 4.8's "enabled features" line: kernel
+      // debuginfo from BTF and DWARF (elfutils), the probe families that
+      // need no debuginfo, and the qemu target for pass 5.
       std::printf("stap (SystemTap-compatible translator) version %s\n"
-                  "language: SystemTap 4.8\n", STAP_VERSION);
+                  "language: SystemTap 4.8\n"
+                  "elfutils: %s\n"
+                  "enabled features: BTF DWARF TRACEPOINTS UPROBES SDT PERF QEMU_REMOTE\n",
+                  STAP_VERSION, dwfl_version(nullptr));
       exit_now = true;
       return o;
     case 'p':
