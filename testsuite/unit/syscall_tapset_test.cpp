@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "command_output.h"
+
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -19,21 +21,6 @@ namespace {
 
 const std::string kBin = STAP_BIN_DIR;
 const std::string kTestsuite = STAP_TESTSUITE_DIR;
-
-std::string run(const std::string &cmd, int &status) {
-  std::string out;
-  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) {
-    status = -1;
-    return out;
-  }
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    out.append(buf.data(), n);
-  status = pclose(p);
-  return out;
-}
 
 // "syscall.x a b c" lines: point -> its variables.
 std::map<std::string, std::set<std::string>> read_listing(std::istream &in) {
@@ -83,7 +70,7 @@ TEST_P(SyscallTapset, HasSystemTap48sPointsAndVariables) {
   auto expected = read_listing(expected_file);
   int status;
   std::istringstream ours_text(
-      run(kBin + "/stap -r " + target->release + " -L 'syscall.*'", status));
+      command_output(kBin + "/stap -r " + target->release + " -L 'syscall.*'", status));
   ASSERT_EQ(status, 0) << ours_text.str();
   auto ours = read_listing(ours_text);
   int compared = 0;
@@ -109,7 +96,7 @@ TEST_P(SyscallTapset, GetdentsListsAs48Does) {
   if (!target)
     GTEST_SKIP() << "no " << arch << " kernel with headers installed";
   int status;
-  std::string out = run(kBin + "/stap -r " + target->release + " -L syscall.getdents", status);
+  std::string out = command_output(kBin + "/stap -r " + target->release + " -L syscall.getdents", status);
   EXPECT_EQ(status, 0);
   // On x86_64 the kernel's BTF adds the entry point's own parameter and
   // types $return, as 4.8 does with debuginfo installed.
@@ -118,7 +105,7 @@ TEST_P(SyscallTapset, GetdentsListsAs48Does) {
                              "argstr:string") +
                      (btf ? " $regs:struct pt_regs const*" : "") + "\n");
   // $return: the kprobe's return value (4.8 lists none without debuginfo)
-  out = run(kBin + "/stap -r " + target->release + " -L syscall.getdents.return", status);
+  out = command_output(kBin + "/stap -r " + target->release + " -L syscall.getdents.return", status);
   EXPECT_EQ(out, std::string("syscall.getdents.return name:string retval:long retstr:string ") +
                      (btf ? "$return:long int $regs:struct pt_regs const*" : "$return:long") +
                      "\n");
@@ -129,7 +116,7 @@ INSTANTIATE_TEST_SUITE_P(Arch, SyscallTapset, ::testing::Values("x86_64", "i386"
 // The checked-in tapset is the generator's output for the installed headers.
 TEST(SyscallTapsetGenerator, TapsetIsUpToDate) {
   int status;
-  std::string out = run("python3 " + kTestsuite + "/../scripts/gen-syscalls --check", status);
+  std::string out = command_output("python3 " + kTestsuite + "/../scripts/gen-syscalls --check", status);
   if (out.find("no /usr/src/linux-headers") != std::string::npos)
     GTEST_SKIP() << out;
   EXPECT_EQ(status, 0) << out;

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "command_output.h"
+
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -19,21 +21,6 @@ namespace {
 
 const std::string kBin = STAP_BIN_DIR;
 const std::string kTestsuite = STAP_TESTSUITE_DIR;
-
-std::string run(const std::string &cmd, int &status) {
-  std::string out;
-  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) {
-    status = -1;
-    return out;
-  }
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    out.append(buf.data(), n);
-  status = pclose(p);
-  return out;
-}
 
 std::vector<std::string> lines(std::istream &in) {
   std::vector<std::string> out;
@@ -54,7 +41,7 @@ TEST_P(TracepointListing, SchedIsAs48ListsIt) {
   ASSERT_TRUE(expected_file);
   int status;
   std::istringstream ours(
-      run(kBin + "/stap -r " + target->release + " -L 'kernel.trace(\"sched:*\")'", status));
+      command_output(kBin + "/stap -r " + target->release + " -L 'kernel.trace(\"sched:*\")'", status));
   ASSERT_EQ(status, 0) << ours.str();
   EXPECT_EQ(lines(ours), lines(expected_file));
 }
@@ -67,10 +54,10 @@ TEST_P(TracepointListing, NameWithoutSystemAndSuggestion) {
     GTEST_SKIP() << "no " << GetParam() << " kernel with headers installed";
   int status;
   std::string out =
-      run(kBin + "/stap -r " + target->release + " -l 'kernel.trace(\"sched_switch\")'", status);
+      command_output(kBin + "/stap -r " + target->release + " -l 'kernel.trace(\"sched_switch\")'", status);
   EXPECT_EQ(status, 0);
   EXPECT_EQ(out, "kernel.trace(\"sched:sched_switch\")\n");
-  out = run(kBin + "/stap -r " + target->release +
+  out = command_output(kBin + "/stap -r " + target->release +
                 " -p2 -e 'probe kernel.trace(\"sched:sched_wakeupp\") {}'",
             status);
   EXPECT_NE(status, 0);
