@@ -125,4 +125,14 @@ static inline void stp_text_str(char *out, const char *in, long outlen, int quot
 	*o = '\0';
 }
 
+/* Appends printf-formatted text to the MAXSTRINGLEN string `out`. */
+static inline __printf(2, 3) void stp_appendf(char *out, const char *fmt, ...)
+{
+	size_t len = strnlen(out, MAXSTRINGLEN - 1);
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(out + len, MAXSTRINGLEN - len, fmt, args);
+	va_end(args);
+}
+
 #endif /* STP_STRINGS_H */

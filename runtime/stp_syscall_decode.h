@@ -25,16 +25,6 @@ struct stp_sym {
 #define STP_SYM(x) { (long long)(x), #x }
 #define STP_SYM_END { 0, NULL }
 
-/* Appends printf-formatted text to the MAXSTRINGLEN string `out`. */
-static inline __printf(2, 3) void stp_appendf(char *out, const char *fmt, ...)
-{
-	size_t len = strnlen(out, MAXSTRINGLEN - 1);
-	va_list args;
-	va_start(args, fmt);
-	vsnprintf(out + len, MAXSTRINGLEN - len, fmt, args);
-	va_end(args);
-}
-
 static inline void stp_append(char *out, const char *s)
 {
 	strlcat(out, s, MAXSTRINGLEN);

@@ -73,16 +73,8 @@ static inline s64 stp_tv_bits(struct stp_context *c, unsigned long addr, unsigne
 	return (s64)v;
 }
 
-/* Pretty printing ($var$, $$parms): appends to a MAXSTRINGLEN buffer,
- * cutting at its end. */
-static inline __printf(2, 3) void stp_tv_append(char *buf, const char *fmt, ...)
-{
-	size_t n = strnlen(buf, MAXSTRINGLEN - 1);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, MAXSTRINGLEN - n, fmt, ap);
-	va_end(ap);
-}
+/* Pretty printing ($var$, $$parms) appends to a MAXSTRINGLEN buffer with
+ * stp_appendf() (stp_strings.h), cutting at its end. */
 
 /* Appends the string at `addr`, quoted and escaped; an unreadable one as
  * its address (a NULL or stale `char *` is common in structures). */
@@ -93,7 +85,7 @@ static inline void stp_tv_append_string(char *buf, unsigned long addr, long max,
 	size_t n = strnlen(buf, MAXSTRINGLEN - 1);
 	long room = MAXSTRINGLEN - 1 - (long)n;
 	if (stp_copy_string(s, addr, len, user) < 0) {
-		stp_tv_append(buf, "0x%lx", addr);
+		stp_appendf(buf, "0x%lx", addr);
 		return;
 	}
 	if (room < 8) /* no room for even "\"...\"" */

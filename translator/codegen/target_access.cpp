@@ -46,7 +46,7 @@ public:
     std::string user = p.user ? "1" : "0";
     switch (t.kind) {
     case Kind::Int: case Kind::Bool: case Kind::Enum:
-      append_value(std::string("stp_tv_append(_b, ") +
+      append_value(std::string("stp_appendf(_b, ") +
                    (t.is_signed ? "\"%lld\", (long long)" : "\"%llu\", (unsigned long long)") +
                    debuginfo::scalar_c(ctx_, p) + "); ");
       return;
@@ -60,7 +60,7 @@ public:
         // `$file$`: the structure the pointer points at.
         aggregate(Place{t.target, true, "(" + v + ")", p.user}, depth);
       } else {
-        append_value("stp_tv_append(_b, \"0x%lx\", " + v + "); ");
+        append_value("stp_appendf(_b, \"0x%lx\", " + v + "); ");
       }
       return;
     }
@@ -98,7 +98,7 @@ public:
 private:
   void flush() {
     if (!pending_.empty())
-      code += "stp_tv_append(_b, \"%s\", " + c_string_literal(pending_) + "); ";
+      code += "stp_appendf(_b, \"%s\", " + c_string_literal(pending_) + "); ";
     pending_.clear();
   }
   void aggregate(const Place &p, unsigned depth) {
@@ -200,7 +200,7 @@ std::string list_c(const TypeTable &tt, const std::vector<const debuginfo::Targe
     if (!pretty.empty())
       p.value(*start, 1);
     else if (scalar)
-      p.append_value("stp_tv_append(_b, \"0x%llx\", (unsigned long long)" +
+      p.append_value("stp_appendf(_b, \"0x%llx\", (unsigned long long)" +
                      debuginfo::scalar_c(ctx, *start) + "); ");
     else
       p.text("{...}");
