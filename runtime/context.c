@@ -99,6 +99,26 @@ long stp_staprun_pid(void)
 	return stp_staprun_tgid;
 }
 
+struct pid_namespace *stp_target_pid_ns(void)
+{
+	return stp_staprun_pid_ns ? stp_staprun_pid_ns : &init_pid_ns;
+}
+
+struct user_namespace *stp_target_user_ns(void)
+{
+	return stp_staprun_user_ns ? stp_staprun_user_ns : &init_user_ns;
+}
+
+long stp_tz_offset(void)
+{
+	return stp_tz_gmtoff;
+}
+
+const char *stp_tz_zone(void)
+{
+	return stp_tz_name;
+}
+
 bool stp_is_myproc(void)
 {
 	return uid_eq(current_euid(), stp_staprun_euid);

@@ -9,6 +9,10 @@ static void stp_session_start(long target_pid)
 	stp_target_pid = target_pid;
 	stp_staprun_tgid = task_tgid_nr(current);
 	stp_staprun_euid = current_euid();
+	if (!stp_staprun_pid_ns) {
+		stp_staprun_pid_ns = get_pid_ns(task_active_pid_ns(current));
+		stp_staprun_user_ns = get_user_ns(current_user_ns());
+	}
 	atomic_set(&stp_state, STP_SESSION_STARTING);
 	/* Begin probes run first; event probes are armed before them but only
 	 * run once the state says RUNNING. */
@@ -49,8 +53,28 @@ static void stp_session_stop(void)
 	wake_up_interruptible(&stp_wq);
 }
 
+/* "tz GMTOFF NAME": staprun's local time zone, sent before "start". */
+static int stp_set_timezone(char *arg)
+{
+	char *name = strchr(arg, ' ');
+	long off;
+
+	if (!name)
+		return -EINVAL;
+	*name++ = '\0';
+	if (kstrtol(arg, 10, &off))
+		return -EINVAL;
+	stp_tz_gmtoff = off;
+	strscpy(stp_tz_name, strim(name), sizeof(stp_tz_name));
+	return 0;
+}
+
 static void stp_cleanup(void)
 {
+	if (stp_staprun_pid_ns)
+		put_pid_ns(stp_staprun_pid_ns);
+	if (stp_staprun_user_ns)
+		put_user_ns(stp_staprun_user_ns);
 	stp_debugfs_exit();
 	stp_vma_free_all();
 	if (stp_module.free_globals)

@@ -20,6 +20,15 @@ static long stp_target_pid;
  * task): stp_pid() and is_myproc(). */
 static pid_t stp_staprun_tgid;
 static kuid_t stp_staprun_euid;
+/* staprun's local time zone ("tz GMTOFF NAME" before "start"): tz_gmtoff(),
+ * tz_name(). Seconds west of UTC, as SystemTap 4.8's staprun passes it. */
+static long stp_tz_gmtoff;
+static char stp_tz_name[16];
+/* staprun's pid and user namespaces, held from "start" to module exit: the
+ * ns_*() functions number tasks and ids as that staprun sees them (4.8's
+ * default when --target-namespaces is not given). */
+static struct pid_namespace *stp_staprun_pid_ns;
+static struct user_namespace *stp_staprun_user_ns;
 
 /* Readers (staprun) sleep here; a timer wakes them, never probe context. */
 static DECLARE_WAIT_QUEUE_HEAD(stp_wq);

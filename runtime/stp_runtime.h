@@ -19,6 +19,8 @@
 #include <linux/spinlock.h>
 #include <linux/sched.h>
 #include <linux/cred.h>
+#include <linux/pid_namespace.h>
+#include <linux/user_namespace.h>
 #include <linux/smp.h>
 #include <linux/jiffies.h>
 #include <linux/timekeeping.h>
@@ -180,6 +182,12 @@ void stp_abort(struct stp_context *c);
 long stp_target(void);
 /* The process id of the staprun running the session: stp_pid(). */
 long stp_staprun_pid(void);
+/* The namespaces ns_pid() and friends number tasks in: staprun's. */
+struct pid_namespace *stp_target_pid_ns(void);
+struct user_namespace *stp_target_user_ns(void);
+/* staprun's local time zone: seconds west of UTC, and its name. */
+long stp_tz_offset(void);
+const char *stp_tz_zone(void);
 /* Whether the current task runs with staprun's effective uid: is_myproc(). */
 bool stp_is_myproc(void);
 /* Records a run-time error; the handler stops at its next check. */

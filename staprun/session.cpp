@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/signalfd.h>
@@ -256,7 +257,19 @@ int Session::run(const sigset_t &orig_mask, int sigfd) {
     }
     pid = target.pid;
   }
+  // The local time zone for tz_gmtoff()/tz_name(): seconds west of UTC,
+  // as SystemTap 4.8's staprun passes it.
   char start[64];
+  std::time_t now = std::time(nullptr);
+  std::tm local{};
+  tzset();
+  localtime_r(&now, &local);
+  std::snprintf(start, sizeof(start), "tz %ld %.15s", -static_cast<long>(local.tm_gmtoff),
+                local.tm_zone && *local.tm_zone ? local.tm_zone : "UTC");
+  if (!command(start)) {
+    target.finish();
+    return 1;
+  }
   std::snprintf(start, sizeof(start), "start %ld", pid);
   if (!command(start)) {
     target.finish();

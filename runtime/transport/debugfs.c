@@ -1,6 +1,6 @@
 /* The files staprun opens: /sys/kernel/debug/stap/MODULE/{data,ctl}.
  * `data` yields probe output in commit order; `ctl` yields control
- * messages and takes commands ("start PID", "stop"). Both support poll();
+ * messages and takes commands ("tz GMTOFF NAME", "start PID", "stop"). Both support poll();
  * a timer, never probe context, wakes sleeping readers. */
 
 static struct dentry *stp_debugfs_dir;
@@ -8,6 +8,7 @@ static DEFINE_MUTEX(stp_read_mutex);
 static struct timer_list stp_wake_timer;
 static void stp_session_start(long target_pid);
 static void stp_session_stop(void);
+static int stp_set_timezone(char *arg);
 
 static bool stp_data_ready(void)
 {
@@ -99,6 +100,11 @@ static ssize_t stp_ctl_write(struct file *f, const char __user *ubuf, size_t cou
 		if (cmd[5] == ' ' && kstrtol(strim(cmd + 6), 10, &pid))
 			return -EINVAL;
 		stp_session_start(pid);
+	} else if (strncmp(cmd, "tz ", 3) == 0) {
+		if (stp_session_state() != STP_SESSION_LOADED)
+			return -EBUSY;
+		if (stp_set_timezone(cmd + 3))
+			return -EINVAL;
 	} else if (strncmp(cmd, "stop", 4) == 0) {
 		stp_session_stop();
 	} else {
