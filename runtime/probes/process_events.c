@@ -17,10 +17,10 @@
  *  - the processes that exist when the session starts: begin, as task work
  *    of each, woken for it as for a signal (TWA_SIGNAL).
  * With -c or -x only the target's process tree is seen (SystemTap's rule).
- * Task works are waited for at the stop as the task finder does (they hold
- * a module reference each). */
+ * Task works are waited for at the stop as the task finder's are
+ * (task/task_work_queue.h). */
 #include <linux/tracepoint.h>
-#include <linux/task_work.h>
+#include "../task/task_work_queue.h"
 #include <linux/sched/signal.h>
 
 static struct stp_proc_probe *stp_proc_probe(unsigned i)
@@ -28,15 +28,7 @@ static struct stp_proc_probe *stp_proc_probe(unsigned i)
 	return &((struct stp_proc_probe *)stp_kind_table(PROC)->probes)[i];
 }
 
-struct stp_pe_work {
-	struct callback_head cb;
-	enum stp_proc_kind kind;
-};
-
-static atomic_t stp_pe_accepting = ATOMIC_INIT(0);
-static atomic_t stp_pe_pending = ATOMIC_INIT(0);
-static atomic_t stp_pe_lost = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(stp_pe_idle);
+static STP_TASK_WORK_QUEUE(stp_pe_works, "process event");
 static bool stp_pe_started;
 static unsigned stp_pe_kinds; /* bit per enum stp_proc_kind with a probe */
 
@@ -80,45 +72,17 @@ static void stp_pe_run(enum stp_proc_kind kind)
 	}
 }
 
-static void stp_pe_done(void)
+static void stp_pe_work_fn(struct stp_task_work *w)
 {
-	if (atomic_dec_and_test(&stp_pe_pending))
-		wake_up(&stp_pe_idle);
-	module_put(THIS_MODULE);
-}
-
-static void stp_pe_work_fn(struct callback_head *cb)
-{
-	struct stp_pe_work *w = container_of(cb, struct stp_pe_work, cb);
-
-	/* current->mm is NULL when the work runs from the task's exit */
-	if (current->mm && atomic_read(&stp_pe_accepting))
-		stp_pe_run(w->kind);
-	kfree(w);
-	stp_pe_done();
+	stp_pe_run((enum stp_proc_kind)w->arg);
 }
 
 /* Any context: run the probes of `kind` as task work of `tsk`; `notify`
  * interrupts a sleep to run it (the system call restarts). */
 static void stp_pe_queue(struct task_struct *tsk, enum stp_proc_kind kind, bool notify)
 {
-	struct stp_pe_work *w;
-
-	if (!atomic_read(&stp_pe_accepting) || !(stp_pe_kinds & (1u << kind)))
-		return;
-	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
-	if (!w) {
-		atomic_inc(&stp_pe_lost);
-		return;
-	}
-	init_task_work(&w->cb, stp_pe_work_fn);
-	w->kind = kind;
-	__module_get(THIS_MODULE);
-	atomic_inc(&stp_pe_pending);
-	if (task_work_add(tsk, &w->cb, notify ? TWA_SIGNAL : TWA_RESUME)) { /* past its exit's work */
-		kfree(w);
-		stp_pe_done();
-	}
+	if (stp_pe_kinds & (1u << kind))
+		stp_twq_add(&stp_pe_works, tsk, stp_pe_work_fn, kind, notify);
 }
 
 static void stp_pe_on_fork(void *data, struct task_struct *parent, struct task_struct *child)
@@ -132,7 +96,7 @@ static void stp_pe_on_fork(void *data, struct task_struct *parent, struct task_s
 static void stp_pe_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 			   struct linux_binprm *bprm)
 {
-	if (!atomic_read(&stp_pe_accepting))
+	if (!stp_twq_accepting(&stp_pe_works))
 		return;
 	/* The old image's end: the new image is already mapped, so a
 	 * process("PATH").end of the old program cannot tell it is its own
@@ -146,7 +110,7 @@ static int stp_pe_exit_pre(struct kprobe *kp, struct pt_regs *regs)
 	/* taskstats_exit(struct task_struct *tsk, int group_dead) */
 	bool group_dead = regs_get_kernel_argument(regs, 1) != 0;
 
-	if (atomic_read(&stp_pe_accepting))
+	if (stp_twq_accepting(&stp_pe_works))
 		stp_pe_run(group_dead ? STP_PROC_END : STP_PROC_THREAD_END);
 	return 0;
 }
@@ -217,7 +181,7 @@ static int stp_proc_events_start(void)
 			return rc;
 		}
 	}
-	atomic_set(&stp_pe_accepting, 1);
+	stp_twq_open(&stp_pe_works);
 	for_each_kernel_tracepoint(stp_pe_match_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(stp_pe_tracepoints); i++) {
 		struct stp_pe_tracepoint *t = &stp_pe_tracepoints[i];
@@ -258,7 +222,7 @@ static void stp_proc_events_stop(void)
 	if (!stp_pe_started)
 		return;
 	stp_pe_started = false;
-	atomic_set(&stp_pe_accepting, 0);
+	stp_twq_refuse(&stp_pe_works);
 	if (stp_pe_exit_registered) {
 		unregister_kprobe(&stp_pe_exit_kp);
 		stp_pe_exit_registered = false;
@@ -274,22 +238,14 @@ static void stp_proc_events_stop(void)
 	if (any)
 		tracepoint_synchronize_unregister();
 	/* Works of processes that never return to user space (blocked) stay
-	 * queued: they hold a module reference each, so the module cannot
-	 * be unloaded under them. */
-	if (!wait_event_timeout(stp_pe_idle, !atomic_read(&stp_pe_pending), HZ / 2))
-		stp_ctl_send("warning %d process begin callbacks are still queued; the module "
-			     "stays loaded until they have run", atomic_read(&stp_pe_pending));
-	else
-		synchronize_rcu_tasks();
+	 * queued: they hold a module reference each. */
+	stp_twq_drain(&stp_pe_works, HZ / 2);
 	for (i = 0; i < stp_kind_table(PROC)->n; i++) {
 		struct stp_proc_probe *p = stp_proc_probe(i);
 		if (p->inode)
 			iput(p->inode);
 		p->inode = NULL;
 	}
-	if (atomic_read(&stp_pe_lost))
-		stp_ctl_send("warning process probes missed %d events (out of memory)",
-			     atomic_read(&stp_pe_lost));
 }
 
 static const struct stp_probe_kind_ops stp_kind_proc_events = {

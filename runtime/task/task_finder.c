@@ -11,16 +11,11 @@
  *    another user instruction, its map is current.
  * Processes that exist at start are scanned once from the session start.
  *
- * Unloading: task_work_cancel() is not exported, so the stop waits for the
- * work already queued. It runs at the task's next return to user space, or
- * before the task stops for a signal or a ptrace event (get_signal() and
- * ptrace_notify() run pending task work first), or at its exit, so the wait
- * is short; should it ever last 5 s, the stop warns and returns, and the
- * module reference each queued work holds keeps the module loaded rather
- * than letting it be freed under the work. */
+ * Unloading waits for the work already queued (task_work_queue.h): at
+ * most 5 s, then the module stays loaded until it has run. */
 
 #include <linux/tracepoint.h>
-#include <linux/task_work.h>
+#include "task_work_queue.h"
 #include <linux/mman.h>
 #include <linux/ipc.h>
 #include <linux/shm.h>
@@ -30,60 +25,22 @@
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
-struct stp_tf_work {
-	struct callback_head cb;
-	const struct mm_struct *hint; /* fork: the parent's mm (compared only) */
-};
-
-static atomic_t stp_tf_accepting = ATOMIC_INIT(0); /* tracepoints may queue work */
-static atomic_t stp_tf_pending = ATOMIC_INIT(0);   /* works queued, not finished */
-static DECLARE_WAIT_QUEUE_HEAD(stp_tf_idle);
-static atomic_t stp_tf_lost = ATOMIC_INIT(0);      /* events without work (no memory) */
-static bool stp_tf_queued_any;
+static STP_TASK_WORK_QUEUE(stp_tf_queue_of_rescans, "task finder");
 static bool stp_tf_started;
 
 /* ---- the work ---- */
 
-static void stp_tf_done(void)
+/* Task work: current is the task, current->mm its map; sleepable. */
+static void stp_tf_rescan(struct stp_task_work *w)
 {
-	if (atomic_dec_and_test(&stp_tf_pending))
-		wake_up(&stp_tf_idle);
-	module_put(THIS_MODULE);
+	stp_vma_rescan(current->mm, (const struct mm_struct *)w->arg);
 }
 
-/* Task work: current is the task; sleepable. current->mm is NULL when the
- * work runs from the task's exit. */
-static void stp_tf_work_fn(struct callback_head *cb)
-{
-	struct stp_tf_work *w = container_of(cb, struct stp_tf_work, cb);
-
-	if (current->mm && atomic_read(&stp_tf_accepting))
-		stp_vma_rescan(current->mm, w->hint);
-	kfree(w);
-	stp_tf_done();
-}
-
-/* Tracepoint context: queue a rescan of tsk's mm, run by tsk itself. */
+/* Tracepoint context: queue a rescan of tsk's mm, run by tsk itself.
+ * `hint` (fork: the parent's mm) is compared only. */
 static void stp_tf_queue(struct task_struct *tsk, const struct mm_struct *hint)
 {
-	struct stp_tf_work *w;
-
-	if (!atomic_read(&stp_tf_accepting))
-		return;
-	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
-	if (!w) {
-		atomic_inc(&stp_tf_lost);
-		return;
-	}
-	init_task_work(&w->cb, stp_tf_work_fn);
-	w->hint = hint;
-	__module_get(THIS_MODULE);
-	atomic_inc(&stp_tf_pending);
-	WRITE_ONCE(stp_tf_queued_any, true);
-	if (task_work_add(tsk, &w->cb, TWA_RESUME)) { /* the task is past its exit's work */
-		kfree(w);
-		stp_tf_done();
-	}
+	stp_twq_add(&stp_tf_queue_of_rescans, tsk, stp_tf_rescan, (unsigned long)hint, false);
 }
 
 /* ---- which system calls change executable mappings ---- */
@@ -330,7 +287,7 @@ static int stp_tf_start(void)
 		stp_vdso_prepare(current->mm->context.vdso_image);
 	for_each_kernel_tracepoint(stp_tf_match_tracepoint, NULL);
 	atomic_set(&stp_vma_active, 1);
-	atomic_set(&stp_tf_accepting, 1);
+	stp_twq_open(&stp_tf_queue_of_rescans);
 	for (i = 0; i < ARRAY_SIZE(stp_tf_tracepoints); i++) {
 		struct stp_tf_tracepoint *t = &stp_tf_tracepoints[i];
 		rc = t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) : -ENOENT;
@@ -356,7 +313,7 @@ static void stp_tf_stop(void)
 	if (!stp_tf_started)
 		return;
 	stp_tf_started = false;
-	atomic_set(&stp_tf_accepting, 0);
+	stp_twq_refuse(&stp_tf_queue_of_rescans);
 	for (i = 0; i < ARRAY_SIZE(stp_tf_tracepoints); i++) {
 		struct stp_tf_tracepoint *t = &stp_tf_tracepoints[i];
 		if (t->registered) {
@@ -367,16 +324,5 @@ static void stp_tf_stop(void)
 	}
 	if (any)
 		tracepoint_synchronize_unregister();
-	if (!wait_event_timeout(stp_tf_idle, !atomic_read(&stp_tf_pending), 5 * HZ)) {
-		stp_ctl_send("warning %d task finder callbacks are still queued; the module "
-			     "stays loaded until they have run", atomic_read(&stp_tf_pending));
-	} else if (READ_ONCE(stp_tf_queued_any)) {
-		/* A work may still be in its last instructions (after its
-		 * count went to 0): RCU-tasks waits until every task has left
-		 * them, as it does for ftrace trampolines. */
-		synchronize_rcu_tasks();
-	}
-	if (atomic_read(&stp_tf_lost))
-		stp_ctl_send("warning the task finder missed %d mapping changes (out of memory)",
-			     atomic_read(&stp_tf_lost));
+	stp_twq_drain(&stp_tf_queue_of_rescans, 5 * HZ);
 }
