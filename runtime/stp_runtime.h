@@ -202,6 +202,11 @@ void stp_warn(struct stp_context *c, const char *msg);
 s64 stp_sdt_arg(struct stp_context *c, unsigned n);
 char *stp_sdt_parms(struct stp_context *c, char *buf);
 s64 stp_uprobe_return(struct stp_context *c);
+/* process.syscall[.return] (probes/process_events.c): $syscall, $argN
+ * (1-6), $return. */
+long stp_psys_nr(struct stp_context *c);
+long stp_psys_arg(struct stp_context *c, unsigned n);
+long stp_psys_return(struct stp_context *c);
 
 /* ---- frames of locals ---- */
 

@@ -1,6 +1,7 @@
 /* process.begin, process.end, process.thread.begin, process.thread.end,
- * each optionally for a program (process("PATH")) or a process
- * (process(PID)). See docs/probes.md, "Process events".
+ * process.syscall, process.syscall.return, each optionally for a program
+ * (process("PATH")) or a process (process(PID)). See docs/probes.md,
+ * "Process events".
  *
  * Every event runs in the context of the process or thread it is about:
  *  - a new process (fork, vfork, clone without CLONE_THREAD): begin, and a
@@ -15,13 +16,17 @@
  *    whose exit ends its process gets process.end, every other thread
  *    thread.end;
  *  - the processes that exist when the session starts: begin, as task work
- *    of each, woken for it as for a signal (TWA_SIGNAL).
+ *    of each, woken for it as for a signal (TWA_SIGNAL);
+ *  - system calls: the raw_syscalls sys_enter and sys_exit tracepoints, in
+ *    the calling thread, with its user registers (hooked only when a
+ *    syscall probe exists: they slow every system call down).
  * With -c or -x only the target's process tree is seen (SystemTap's rule).
  * Task works are waited for at the stop as the task finder's are
  * (task/task_work_queue.h). */
 #include <linux/tracepoint.h>
 #include "../task/task_work_queue.h"
 #include <linux/sched/signal.h>
+#include <asm/syscall.h>
 
 static struct stp_proc_probe *stp_proc_probe(unsigned i)
 {
@@ -58,8 +63,9 @@ static bool stp_pe_wanted(const struct stp_proc_probe *p)
 	return stp_in_target_tree();
 }
 
-/* Runs the probes of `kind` that want current. */
-static void stp_pe_run(enum stp_proc_kind kind)
+/* Runs the probes of `kind` that want current; `regs` (or NULL) are the
+ * user registers (system calls: what $syscall, $argN, $return read). */
+static void stp_pe_run_regs(enum stp_proc_kind kind, struct pt_regs *regs)
 {
 	unsigned i;
 
@@ -68,8 +74,13 @@ static void stp_pe_run(enum stp_proc_kind kind)
 	for (i = 0; i < stp_kind_table(PROC)->n; i++) {
 		const struct stp_proc_probe *p = stp_proc_probe(i);
 		if (p->kind == kind && stp_pe_wanted(p))
-			stp_run_event_probe(p->probe);
+			stp_run_event_probe_regs(p->probe, regs);
 	}
+}
+
+static void stp_pe_run(enum stp_proc_kind kind)
+{
+	stp_pe_run_regs(kind, NULL);
 }
 
 static void stp_pe_work_fn(struct stp_task_work *w)
@@ -115,6 +126,18 @@ static int stp_pe_exit_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+static void stp_pe_on_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	if (stp_twq_accepting(&stp_pe_works))
+		stp_pe_run_regs(STP_PROC_SYSCALL, regs);
+}
+
+static void stp_pe_on_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	if (stp_twq_accepting(&stp_pe_works))
+		stp_pe_run_regs(STP_PROC_SYSCALL_RETURN, regs);
+}
+
 static struct kprobe stp_pe_exit_kp = {
 	.symbol_name = "taskstats_exit",
 	.pre_handler = stp_pe_exit_pre,
@@ -124,13 +147,17 @@ static bool stp_pe_exit_registered;
 struct stp_pe_tracepoint {
 	const char *name;
 	void *probe;
+	unsigned kinds; /* hooked when a probe of one of these kinds exists */
 	struct tracepoint *tp;
 	bool registered;
 };
 
+#define STP_PE_BIT(kind) (1u << STP_PROC_##kind)
 static struct stp_pe_tracepoint stp_pe_tracepoints[] = {
-	{"sched_process_fork", stp_pe_on_fork},
-	{"sched_process_exec", stp_pe_on_exec},
+	{"sched_process_fork", stp_pe_on_fork, STP_PE_BIT(BEGIN) | STP_PE_BIT(THREAD_BEGIN)},
+	{"sched_process_exec", stp_pe_on_exec, STP_PE_BIT(BEGIN) | STP_PE_BIT(END)},
+	{"sys_enter", stp_pe_on_sys_enter, STP_PE_BIT(SYSCALL)},
+	{"sys_exit", stp_pe_on_sys_exit, STP_PE_BIT(SYSCALL_RETURN)},
 };
 
 static void stp_pe_match_tracepoint(struct tracepoint *tp, void *priv)
@@ -185,6 +212,8 @@ static int stp_proc_events_start(void)
 	for_each_kernel_tracepoint(stp_pe_match_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(stp_pe_tracepoints); i++) {
 		struct stp_pe_tracepoint *t = &stp_pe_tracepoints[i];
+		if (!(t->kinds & stp_pe_kinds))
+			continue;
 		rc = t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) : -ENOENT;
 		if (rc) {
 			stp_ctl_send("error process probes cannot hook the kernel tracepoint %s: error %d",
@@ -246,6 +275,32 @@ static void stp_proc_events_stop(void)
 			iput(p->inode);
 		p->inode = NULL;
 	}
+}
+
+/* ---- what a process.syscall probe's handler reads ---- */
+
+/* $syscall: the system call's number in the task's ABI (a 32-bit task's
+ * is i386's). */
+long stp_psys_nr(struct stp_context *c)
+{
+	return c->regs ? syscall_get_nr(current, c->regs) : -1;
+}
+
+/* $argN (1 to 6), as the task passed it. */
+long stp_psys_arg(struct stp_context *c, unsigned n)
+{
+	unsigned long a[6];
+
+	if (!c->regs || n < 1 || n > 6)
+		return 0;
+	syscall_get_arguments(current, c->regs, a);
+	return a[n - 1];
+}
+
+/* $return of process.syscall.return. */
+long stp_psys_return(struct stp_context *c)
+{
+	return c->regs ? syscall_get_return_value(current, c->regs) : 0;
 }
 
 static const struct stp_probe_kind_ops stp_kind_proc_events = {

@@ -1,5 +1,6 @@
-// Process life events (runtime/probes/process_events.c):
-//   process.begin, process.end, process.thread.begin, process.thread.end
+// Process life events and system calls (runtime/probes/process_events.c):
+//   process.begin, process.end, process.thread.begin, process.thread.end,
+//   process.syscall, process.syscall.return
 //   process("PATH").begin ..., process(PID).begin ...
 // Reached through the uprobe family's "process" root. Without a path or PID
 // every process is seen (with -c or -x, the target's process tree only, as
@@ -22,6 +23,19 @@ public:
                std::vector<ResolvedProbe> &out, Diagnostics &diag) const override {
     const auto &cs = point.components;
     size_t i = 1;
+    std::string kind;
+    if (cs[i].functor == "syscall") {
+      // $syscall, $arg1..$arg6 / $return: from the thread's registers
+      if (cs[i].arg || (i + 1 < cs.size() && (cs[i + 1].functor != "return" ||
+                                              cs[i + 1].arg || i + 2 < cs.size()))) {
+        const auto &bad = cs[i].arg ? cs[i] : cs[i + 1];
+        diag.error(bad.loc, "unexpected '" + component_string(bad) + "' in '" +
+                                probe_point_string(point) + "'");
+        return false;
+      }
+      kind = i + 1 < cs.size() ? "STP_PROC_SYSCALL_RETURN" : "STP_PROC_SYSCALL";
+      return resolve_filter(env, decl, point, kind, out, diag);
+    }
     bool thread = cs[i].functor == "thread";
     if (thread)
       ++i;
@@ -36,6 +50,40 @@ public:
                                     probe_point_string(point) + "'");
       return false;
     }
+    kind = thread ? (begin ? "STP_PROC_THREAD_BEGIN" : "STP_PROC_THREAD_END")
+                  : (begin ? "STP_PROC_BEGIN" : "STP_PROC_END");
+    return resolve_filter(env, decl, point, kind, out, diag);
+  }
+
+  std::vector<ContextVar> context_vars(const ResolvedProbe &probe) const override {
+    // checked against SystemTap 4.8: $syscall and $arg1..$arg6 at entry,
+    // $syscall and $return at the return ($arg7: "invalid syscall
+    // argument number (1-6)", which -L shows as its absence)
+    if (probe.c_fields.find("STP_PROC_SYSCALL,") != std::string::npos) {
+      std::vector<ContextVar> v = {{"$syscall", ast::Type::Long, "stp_psys_nr(c)"}};
+      for (int n = 1; n <= 6; ++n)
+        v.push_back({"$arg" + std::to_string(n), ast::Type::Long,
+                     "stp_psys_arg(c, " + std::to_string(n) + ")"});
+      return v;
+    }
+    if (probe.c_fields.find("STP_PROC_SYSCALL_RETURN,") != std::string::npos)
+      return {{"$syscall", ast::Type::Long, "stp_psys_nr(c)"},
+              {"$return", ast::Type::Long, "stp_psys_return(c)"}};
+    return {};
+  }
+
+  void emit(codegen::ModuleWriter &w,
+            const std::vector<const ResolvedProbe *> &probes) const override {
+    w.emit_probe_table("PROC", "struct stp_proc_probe", probes);
+  }
+
+private:
+  // The process("PATH") or process(PID) filter of the point, then the
+  // probe of `kind`.
+  bool resolve_filter(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point,
+                      const std::string &kind, std::vector<ResolvedProbe> &out,
+                      Diagnostics &diag) const {
+    const auto &cs = point.components;
     std::string path = "NULL";
     int64_t pid = 0;
     ast::ProbePoint *p = &point;
@@ -56,17 +104,9 @@ public:
       pid = n->value;
     }
     ResolvedProbe r = make_resolved(decl, *p, this);
-    r.c_fields = std::string(".kind = ") +
-                 (thread ? (begin ? "STP_PROC_THREAD_BEGIN" : "STP_PROC_THREAD_END")
-                         : (begin ? "STP_PROC_BEGIN" : "STP_PROC_END")) +
-                 ", .path = " + path + ", .pid = " + std::to_string(pid);
+    r.c_fields = ".kind = " + kind + ", .path = " + path + ", .pid = " + std::to_string(pid);
     out.push_back(std::move(r));
     return true;
-  }
-
-  void emit(codegen::ModuleWriter &w,
-            const std::vector<const ResolvedProbe *> &probes) const override {
-    w.emit_probe_table("PROC", "struct stp_proc_probe", probes);
   }
 };
 

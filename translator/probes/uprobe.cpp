@@ -3,6 +3,7 @@
 //   process("PATH").function("F")[.call|.return]
 //   process("PATH").library("LIB").function("F")[.call|.return]
 //   process("PATH").mark("M"), process("PATH").provider("P").mark("M")
+// (process events and system calls: process_events.cpp).
 // Functions come from the object's ELF symbols (.symtab, else .dynsym):
 // entry at the symbol's address, no DWARF needed; `F` may hold wildcards.
 // Markers come from its .note.stapsdt notes (probes/sdt_notes.h). The
@@ -75,7 +76,9 @@ public:
     const std::vector<PointShape> events = {{{"begin", false}},
                                             {{"end", false}},
                                             {{"thread", false}, {"begin", false}},
-                                            {{"thread", false}, {"end", false}}};
+                                            {{"thread", false}, {"end", false}},
+                                            {{"syscall", false}},
+                                            {{"syscall", false}, {"return", false}}};
     for (const PointShape &e : events)
       for (bool arg : {false, true}) {
         PointShape s = {{"process", arg}};
@@ -109,11 +112,11 @@ public:
       return false;
     }
     const std::string &what = cs[1].functor;
-    if (what == "begin" || what == "end" || what == "thread")
+    if (what == "begin" || what == "end" || what == "thread" || what == "syscall")
       return process_events_family().resolve(env, decl, point, out, diag);
     if (what != "function" && what != "library" && what != "mark" && what != "provider") {
       diag.error(cs[1].loc, "unexpected '" + what + "' in '" + probe_point_string(point) + "'" +
-                                (what == "statement" || what == "plt" || what == "syscall"
+                                (what == "statement" || what == "plt"
                                      ? ": not supported yet"
                                      : ""));
       return false;
