@@ -36,6 +36,9 @@ static struct stp_proc_probe *stp_proc_probe(unsigned i)
 static STP_TASK_WORK_QUEUE(stp_pe_works, "process event");
 static bool stp_pe_started;
 static unsigned stp_pe_kinds; /* bit per enum stp_proc_kind with a probe */
+/* process("PATH") probes whose program did not exist at the start: their
+ * inode is looked up when a process execs (stp_pe_late_exec). */
+static unsigned stp_pe_waiting;
 
 /* Is current running the program whose inode this is? */
 static bool stp_pe_exe_is(const struct inode *inode)
@@ -49,7 +52,7 @@ static bool stp_pe_exe_is(const struct inode *inode)
 	rcu_read_lock();
 	f = rcu_dereference(mm->exe_file);
 	/* inode is the real one (stp_uprobe_inode): below an overlay */
-	same = f && d_real_inode(f->f_path.dentry) == inode;
+	same = f && d_real_inode(f->f_path.dentry) == READ_ONCE(inode);
 	rcu_read_unlock();
 	return same;
 }
@@ -58,7 +61,7 @@ static bool stp_pe_wanted(const struct stp_proc_probe *p)
 {
 	if (p->pid)
 		return task_tgid_nr(current) == p->pid;
-	if (p->path && !stp_pe_exe_is(p->inode))
+	if (p->path && !stp_pe_exe_is(READ_ONCE(p->inode)))
 		return false;
 	return stp_in_target_tree();
 }
@@ -104,6 +107,35 @@ static void stp_pe_on_fork(void *data, struct task_struct *parent, struct task_s
 							      : STP_PROC_BEGIN, false);
 }
 
+/* Task work after an exec while some process("PATH") probe waits for its
+ * program (sleepable: the lookup may block): looks the waiting paths up
+ * and runs the begin probes of those that now name this process's
+ * program, before its first user instruction, as the exec would have.
+ * (Should two processes exec the new program at once, the second may
+ * find it resolved by the first and miss its begin.) */
+static void stp_pe_late_exec(struct stp_task_work *w)
+{
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < stp_kind_table(PROC)->n; i++) {
+		struct stp_proc_probe *p = stp_proc_probe(i);
+		struct inode *inode;
+
+		if (!p->path || READ_ONCE(p->inode))
+			continue;
+		inode = stp_uprobe_inode(p->path, &rc);
+		if (!inode)
+			continue;
+		if (cmpxchg(&p->inode, NULL, inode) != NULL) {
+			iput(inode); /* another exec looked it up first */
+			continue;
+		}
+		if (p->kind == STP_PROC_BEGIN && stp_pe_wanted(p))
+			stp_run_event_probe(p->probe);
+	}
+}
+
 static void stp_pe_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 			   struct linux_binprm *bprm)
 {
@@ -114,6 +146,8 @@ static void stp_pe_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 	 * and does not run. */
 	stp_pe_run(STP_PROC_END);
 	stp_pe_run(STP_PROC_BEGIN);
+	if (stp_pe_waiting)
+		stp_twq_add(&stp_pe_works, current, stp_pe_late_exec, 0, false);
 }
 
 static int stp_pe_exit_pre(struct kprobe *kp, struct pt_regs *regs)
@@ -148,6 +182,7 @@ struct stp_pe_tracepoint {
 	const char *name;
 	void *probe;
 	unsigned kinds; /* hooked when a probe of one of these kinds exists */
+	bool late;      /* and while a process("PATH") probe waits for its program */
 	struct tracepoint *tp;
 	bool registered;
 };
@@ -155,7 +190,7 @@ struct stp_pe_tracepoint {
 #define STP_PE_BIT(kind) (1u << STP_PROC_##kind)
 static struct stp_pe_tracepoint stp_pe_tracepoints[] = {
 	{"sched_process_fork", stp_pe_on_fork, STP_PE_BIT(BEGIN) | STP_PE_BIT(THREAD_BEGIN)},
-	{"sched_process_exec", stp_pe_on_exec, STP_PE_BIT(BEGIN) | STP_PE_BIT(END)},
+	{"sched_process_exec", stp_pe_on_exec, STP_PE_BIT(BEGIN) | STP_PE_BIT(END), true},
 	{"sys_enter", stp_pe_on_sys_enter, STP_PE_BIT(SYSCALL)},
 	{"sys_exit", stp_pe_on_sys_exit, STP_PE_BIT(SYSCALL_RETURN)},
 };
@@ -197,11 +232,14 @@ static int stp_proc_events_start(void)
 		return 0;
 	stp_pe_started = true;
 	stp_pe_kinds = 0;
+	stp_pe_waiting = 0;
 	for (i = 0; i < stp_kind_table(PROC)->n; i++) {
 		struct stp_proc_probe *p = stp_proc_probe(i);
 		stp_pe_kinds |= 1u << p->kind;
 		p->inode = p->path ? stp_uprobe_inode(p->path, &rc) : NULL;
-		if (p->path && !p->inode) {
+		if (p->path && !p->inode && rc == -ENOENT) {
+			stp_pe_waiting++; /* the program does not exist yet */
+		} else if (p->path && !p->inode) {
 			stp_ctl_send("error probe %s (%s) registration failed: error %d",
 				     p->probe->pp, p->probe->loc, rc);
 			stp_proc_events_stop();
@@ -212,7 +250,7 @@ static int stp_proc_events_start(void)
 	for_each_kernel_tracepoint(stp_pe_match_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(stp_pe_tracepoints); i++) {
 		struct stp_pe_tracepoint *t = &stp_pe_tracepoints[i];
-		if (!(t->kinds & stp_pe_kinds))
+		if (!(t->kinds & stp_pe_kinds) && !(t->late && stp_pe_waiting))
 			continue;
 		rc = t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) : -ENOENT;
 		if (rc) {

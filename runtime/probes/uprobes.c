@@ -6,7 +6,8 @@
  * registered at the session start, the kernel puts the breakpoint in every
  * mapping of the file, those that exist and those made later (exec, dlopen),
  * so the -c command, released by staprun only after "start", runs with its
- * probes in place. The handlers filter by process: with -c or -x only the
+ * probes in place. A file that does not exist at the start is armed when a
+ * task first maps it (stp_uprobes_arm_late). The handlers filter by process: with -c or -x only the
  * target's process tree runs them (SystemTap's rule); process(PID) only
  * that process.
  *
@@ -119,37 +120,99 @@ static struct inode *stp_uprobe_inode(const char *path, int *rc)
 	return inode;
 }
 
-/* Returns 0, or the first error of a probe that is not optional. */
+/* Probes whose file does not exist when the session starts (a program or
+ * library created later, as SystemTap's task finder arms them when a
+ * process maps them): each is armed by the first task that maps a file at
+ * its path, from the task finder's rescan of that task's map
+ * (stp_uprobes_arm_late), before the task runs another user instruction.
+ * The mutex orders late arming against the stop. */
+static DEFINE_MUTEX(stp_uprobes_late_mutex);
+static atomic_t stp_uprobes_waiting = ATOMIC_INIT(0);
+static bool stp_uprobes_closed;
+
+/* Registers u on its file's inode: 0 or -errno. */
+static int stp_uprobe_arm(struct stp_uprobe *u)
+{
+	int rc;
+
+	memset(&u->uc, 0, sizeof(u->uc));
+	if (u->is_return)
+		u->uc.ret_handler = stp_uretprobe_handler;
+	else
+		u->uc.handler = stp_uprobe_handler;
+	u->inode = stp_uprobe_inode(u->path, &rc);
+	if (!u->inode)
+		return rc;
+	rc = u->sdt_sem ? uprobe_register_refctr(u->inode, u->offset, u->sdt_sem, &u->uc)
+			: uprobe_register(u->inode, u->offset, &u->uc);
+	if (rc) {
+		iput(u->inode);
+		u->inode = NULL;
+	}
+	u->registered = rc == 0;
+	return rc;
+}
+
+static void stp_uprobe_failed(struct stp_uprobe *u, int rc)
+{
+	stp_ctl_send("error probe %s (%s) registration failed: error %d", u->probe->pp,
+		     u->probe->loc, rc);
+}
+
+/* Returns 0, or the first error of a probe that is not optional. A file
+ * that does not exist yet is not an error: its probes wait for it. */
 static int stp_uprobes_register(void)
 {
 	unsigned i;
 	int rc;
 
+	mutex_lock(&stp_uprobes_late_mutex); /* the task finder runs already */
+	stp_uprobes_closed = false;
+	atomic_set(&stp_uprobes_waiting, 0);
 	for (i = 0; i < stp_kind_table(UPROBE)->n; i++) {
 		struct stp_uprobe *u = &((struct stp_uprobe *)stp_kind_table(UPROBE)->probes)[i];
 
-		memset(&u->uc, 0, sizeof(u->uc));
-		if (u->is_return)
-			u->uc.ret_handler = stp_uretprobe_handler;
-		else
-			u->uc.handler = stp_uprobe_handler;
-		u->inode = stp_uprobe_inode(u->path, &rc);
-		if (u->inode) {
-			rc = u->sdt_sem ? uprobe_register_refctr(u->inode, u->offset, u->sdt_sem, &u->uc)
-					: uprobe_register(u->inode, u->offset, &u->uc);
-			if (rc) {
-				iput(u->inode);
-				u->inode = NULL;
-			}
-		}
-		u->registered = rc == 0;
-		if (rc && !u->optional) {
-			stp_ctl_send("error probe %s (%s) registration failed: error %d",
-				     u->probe->pp, u->probe->loc, rc);
+		u->waiting = false;
+		rc = stp_uprobe_arm(u);
+		if (rc == -ENOENT) {
+			u->waiting = true;
+			atomic_inc(&stp_uprobes_waiting);
+		} else if (rc && !u->optional) {
+			mutex_unlock(&stp_uprobes_late_mutex);
+			stp_uprobe_failed(u, rc);
 			return rc;
 		}
 	}
+	mutex_unlock(&stp_uprobes_late_mutex);
 	return 0;
+}
+
+/* Task work of a task whose map changed (task_finder.c), sleepable: arms
+ * the waiting probes whose file now exists (kern_path from the task's
+ * root, as the session start looked from staprun's). */
+static void stp_uprobes_arm_late(void)
+{
+	unsigned i;
+	int rc;
+
+	if (!atomic_read(&stp_uprobes_waiting))
+		return;
+	mutex_lock(&stp_uprobes_late_mutex);
+	for (i = 0; !stp_uprobes_closed && i < stp_kind_table(UPROBE)->n; i++) {
+		struct stp_uprobe *u = &((struct stp_uprobe *)stp_kind_table(UPROBE)->probes)[i];
+
+		if (!u->waiting)
+			continue;
+		rc = stp_uprobe_arm(u);
+		if (rc == -ENOENT)
+			continue;
+		u->waiting = false;
+		atomic_dec(&stp_uprobes_waiting);
+		if (rc && !u->optional)
+			stp_ctl_send("warning probe %s (%s) cannot be armed on the new %s: error %d",
+				     u->probe->pp, u->probe->loc, u->path, rc);
+	}
+	mutex_unlock(&stp_uprobes_late_mutex);
 }
 
 /* No handler of ours runs once this returns: uprobe_unregister() takes the
@@ -160,8 +223,12 @@ static void stp_uprobes_unregister(void)
 {
 	unsigned i;
 
+	mutex_lock(&stp_uprobes_late_mutex);
+	stp_uprobes_closed = true;
+	atomic_set(&stp_uprobes_waiting, 0);
 	for (i = 0; i < stp_kind_table(UPROBE)->n; i++) {
 		struct stp_uprobe *u = &((struct stp_uprobe *)stp_kind_table(UPROBE)->probes)[i];
+		u->waiting = false;
 		if (!u->registered)
 			continue;
 		uprobe_unregister(u->inode, u->offset, &u->uc);
@@ -169,6 +236,7 @@ static void stp_uprobes_unregister(void)
 		u->inode = NULL;
 		u->registered = false;
 	}
+	mutex_unlock(&stp_uprobes_late_mutex);
 }
 
 static const struct stp_probe_kind_ops stp_kind_uprobes = {

@@ -33,4 +33,5 @@ struct stp_uprobe {
 	struct uprobe_consumer uc;
 	struct inode *inode;        /* while registered */
 	bool registered;
+	bool waiting;               /* the file did not exist: armed when mapped */
 };

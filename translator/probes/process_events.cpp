@@ -90,12 +90,17 @@ private:
     if (const ast::StringLit *s = string_arg(cs[0])) {
       const Sysroot *sysroot = env.user && env.user->sysroot ? env.user->sysroot() : nullptr;
       auto f = sysroot ? sysroot->resolve(s->value) : std::nullopt;
-      if (!f) {
+      if (f) {
+        path = codegen::c_string_literal(f->target_path);
+        p = with_string_arg(point, 0, f->target_path);
+      } else if (!s->value.empty() && s->value[0] == '/') {
+        // not there yet: watched for from the start, armed when a process
+        // execs it (SystemTap 4.8 accepts any path here)
+        path = codegen::c_string_literal(s->value);
+      } else {
         diag.error(s->loc, "no such program: '" + s->value + "'");
         return false;
       }
-      path = codegen::c_string_literal(f->target_path);
-      p = with_string_arg(point, 0, f->target_path);
     } else if (const ast::NumberLit *n = number_arg(cs[0])) {
       if (n->value <= 0) {
         diag.error(n->loc, "process(PID) needs a positive process id");
