@@ -3,6 +3,7 @@
 //   process("PATH").function("F")[.call|.return]
 //   process("PATH").library("LIB").function("F")[.call|.return]
 //   process("PATH").mark("M"), process("PATH").provider("P").mark("M")
+//   process("PATH")[.library("LIB")].plt("F")[.return], .plt (PLT entries)
 // (process events and system calls: process_events.cpp).
 // Functions come from the object's ELF symbols (.symtab, else .dynsym):
 // entry at the symbol's address, no DWARF needed; `F` may hold wildcards.
@@ -13,6 +14,7 @@
 #include "codegen/module_writer.h"
 #include "driver/user_objects.h"
 #include "probes/family.h"
+#include "probes/plt_entries.h"
 #include "probes/sdt_notes.h"
 #include "probes/user_target.h"
 #include "symtab/elf_image.h"
@@ -22,6 +24,7 @@
 #include <fnmatch.h>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 
 namespace stap::probes {
@@ -32,11 +35,15 @@ namespace {
 
 bool has_wildcard(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
 
-std::string hex(uint64_t v) {
+// 0x1030, as pp() shows an address
+std::string hex_addr(uint64_t v) {
   std::ostringstream s;
-  s << "0x" << std::hex << v << "UL";
+  s << "0x" << std::hex << v;
   return s.str();
 }
+
+// 0x1030UL, a C unsigned long
+std::string hex(uint64_t v) { return hex_addr(v) + "UL"; }
 
 // An object probes go into, opened.
 struct Object {
@@ -85,7 +92,7 @@ public:
         s.insert(s.end(), e.begin(), e.end());
         out.push_back(s);
       }
-    const std::vector<PointShape> funcs = {
+    std::vector<PointShape> funcs = {
         {{"function", true}},
         {{"function", true}, {"call", false}},
         {{"function", true}, {"return", false}},
@@ -95,6 +102,18 @@ public:
         {{"mark", true}},
         {{"provider", true}, {"mark", true}},
     };
+    // .plt is .plt("*"); each also after library("LIB")
+    for (bool arg : {true, false})
+      for (bool ret : {false, true})
+        for (bool lib : {false, true}) {
+          PointShape f;
+          if (lib)
+            f.push_back({"library", true});
+          f.push_back({"plt", arg});
+          if (ret)
+            f.push_back({"return", false});
+          funcs.push_back(f);
+        }
     for (const PointShape &f : funcs) {
       PointShape s = {{"process", true}};
       s.insert(s.end(), f.begin(), f.end());
@@ -114,10 +133,10 @@ public:
     const std::string &what = cs[1].functor;
     if (what == "begin" || what == "end" || what == "thread" || what == "syscall")
       return process_events_family().resolve(env, decl, point, out, diag);
-    if (what != "function" && what != "library" && what != "mark" && what != "provider") {
+    if (what != "function" && what != "library" && what != "mark" && what != "provider" &&
+        what != "plt") {
       diag.error(cs[1].loc, "unexpected '" + what + "' in '" + probe_point_string(point) + "'" +
-                                (what == "statement" || what == "plt"
-                                     ? ": not supported yet"
+                                (what == "statement" ? ": not supported yet"
                                      : ""));
       return false;
     }
@@ -152,6 +171,9 @@ public:
         return point.optional;
       ++i;
     }
+    if (i < cs.size() && cs[i].functor == "plt")
+      return resolve_plt(user, decl, point, i, lib ? *lib : *program, lib.has_value(), out,
+                         diag);
     return resolve_functions(user, decl, point, i, lib ? *lib : *program, lib.has_value(), out,
                              diag);
   }
@@ -168,6 +190,8 @@ public:
       v.push_back({"$$parms", ast::Type::String, "stp_sdt_parms(c, c->sdt_parms)"});
       return v;
     }
+    if (plts_.count(probe.c_fields))
+      return {{"$$name", ast::Type::String, "((char *)c->uprobe->mark)"}};
     if (probe.is_return)
       return {{"$return", ast::Type::Long, "stp_uprobe_return(c)"}};
     return {};
@@ -324,6 +348,61 @@ private:
     return true;
   }
 
+  // .plt("NAME") / .plt: the PLT entries of the object whose symbol
+  // matches (probes/plt_entries.h); pp() is the entry's
+  // process("PATH").statement(ADDR), as SystemTap 4.8 names it, $$name the
+  // symbol. .return: a uretprobe at the entry (the imported function's
+  // return).
+  bool resolve_plt(UserTarget &user, ast::ProbeDecl &decl, ast::ProbePoint &point, size_t i,
+                   const Object &obj, bool in_library, std::vector<ResolvedProbe> &out,
+                   Diagnostics &diag) const {
+    const auto &cs = point.components;
+    const ast::StringLit *arg = string_arg(cs[i]);
+    if (cs[i].arg && !arg) {
+      diag.error(cs[i].loc, "plt(...) needs a function name string");
+      return false;
+    }
+    const std::string pattern = arg ? arg->value : "*";
+    const SourceLoc loc = arg ? arg->loc : cs[i].loc;
+    bool is_return = i + 1 < cs.size() && cs[i + 1].functor == "return" && !cs[i + 1].arg;
+    if (i + 1 + is_return < cs.size()) {
+      const auto &bad = cs[i + 1 + is_return];
+      diag.error(bad.loc, "unexpected '" + bad.functor + "' in '" + probe_point_string(point) +
+                              "'");
+      return false;
+    }
+    bool any = false;
+    for (const PltEntry &e : plt_entries(*obj.elf)) {
+      if (fnmatch(pattern.c_str(), e.name.c_str(), 0) != 0)
+        continue;
+      auto off = file_offset(*obj.elf, e.addr);
+      if (!off)
+        continue;
+      ast::ProbePoint *pp = with_string_arg(point, 0, program_path(user, point, obj, in_library));
+      if (in_library)
+        pp = with_string_arg(*pp, 1, obj.file.target_path);
+      ResolvedProbe r = make_resolved(decl, *pp, this);
+      r.pp = component_string(pp->components[0]) +
+             (in_library ? "." + component_string(pp->components[1]) : "") + ".statement(" +
+             hex_addr(e.addr) + ")" + (is_return ? ".return" : "");
+      r.pn = r.pp;
+      r.function = e.name;
+      r.is_return = is_return;
+      r.c_fields = common_fields(obj, *off, e.addr, point.optional) +
+                   ", .is_return = " + (is_return ? "true" : "false") +
+                   ", .mark = " + codegen::c_string_literal(e.name);
+      out.push_back(std::move(r));
+      plts_.insert(out.back().c_fields);
+      any = true;
+    }
+    if (!any && !point.optional)
+      diag.error(loc, "no PLT entry of '" + obj.file.target_path + "' matches '" + pattern +
+                          "'");
+    if (any)
+      note_probed(user, obj);
+    return any || point.optional;
+  }
+
   bool resolve_marks(UserTarget &user, ast::ProbeDecl &decl, ast::ProbePoint &point,
                      const Object &obj,
                      std::vector<ResolvedProbe> &out, Diagnostics &diag) const {
@@ -405,8 +484,8 @@ private:
     return any || point.optional;
   }
 
-  static std::string common_fields(const Object &obj, uint64_t offset, uint64_t addr,
-                                   bool optional) {
+  std::string common_fields(const Object &obj, uint64_t offset, uint64_t addr,
+                            bool optional) const {
     return ".path = " + codegen::c_string_literal(obj.file.target_path) +
            ", .offset = " + hex(offset) + ", .link_pc = " + hex(addr) +
            ", .optional = " + (optional ? "true" : "false");
@@ -433,6 +512,8 @@ private:
   // Which resolved probes are markers (by their unique c_fields), and how
   // many arguments each has.
   mutable std::map<std::string, unsigned> marks_;
+  // Which are PLT entries ($$name).
+  mutable std::set<std::string> plts_;
 };
 
 } // namespace
