@@ -191,6 +191,8 @@ bool Driver::pass2_elaborate() {
   dwarf::KernelDebuginfo kernel_dwarf(target_, opts_.d_objects);
   kernel_debuginfo_ = std::make_unique<debuginfo::KernelDebuginfo>(target_, *arch, opts_.verbose);
   user_target_.arch = target_.arch;
+  user_target_.target_command = opts_.target_command;
+  user_target_.target_pid = opts_.target_pid;
   user_target_.sysroot = [this]() -> const Sysroot * {
     if (!sysroot_)
       sysroot_ = session_sysroot(opts_, target_, diag_);

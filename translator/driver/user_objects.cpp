@@ -11,9 +11,7 @@
 #include <unistd.h>
 
 namespace stap {
-namespace {
 
-// The first word of a -c command: its program.
 std::string command_program(const std::string &cmd) {
   size_t start = cmd.find_first_not_of(" \t");
   if (start == std::string::npos)
@@ -24,6 +22,8 @@ std::string command_program(const std::string &cmd) {
     word = word.substr(1, word.size() - 2);
   return word;
 }
+
+namespace {
 
 struct Node {
   UserObject obj;

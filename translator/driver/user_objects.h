@@ -31,6 +31,9 @@ struct UserObjectRequest {
   std::string target_arch;         // x86_64 | i386
 };
 
+// The first word of a -c command (quotes removed): its program.
+std::string command_program(const std::string &cmd);
+
 // True when the request may name a user object (-d PATH, a -d name that is
 // a file in the working directory, or --ldd with -c): only then is the
 // session's sysroot needed.

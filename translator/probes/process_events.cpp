@@ -9,7 +9,9 @@
 #include "codegen/emitter.h"
 #include "codegen/module_writer.h"
 #include "probes/family.h"
+#include "probes/path_glob.h"
 #include "probes/user_target.h"
+#include "symtab/elf_image.h"
 
 namespace stap::probes {
 namespace {
@@ -89,6 +91,21 @@ private:
     ast::ProbePoint *p = &point;
     if (const ast::StringLit *s = string_arg(cs[0])) {
       const Sysroot *sysroot = env.user && env.user->sysroot ? env.user->sysroot() : nullptr;
+      if (sysroot && has_path_wildcard(s->value)) {
+        // one probe per program that matches now; none: the pattern as
+        // written, which SystemTap 4.8 accepts too (and never matches)
+        bool any = false;
+        for (const Sysroot::File &f : glob_target_files(*sysroot, s->value)) {
+          std::string err;
+          if (!symtab::ElfImage::open_file(f.host_path, err))
+            continue;
+          push(decl, *with_string_arg(point, 0, f.target_path), kind,
+               codegen::c_string_literal(f.target_path), 0, out);
+          any = true;
+        }
+        if (any)
+          return true;
+      }
       auto f = sysroot ? sysroot->resolve(s->value) : std::nullopt;
       if (f) {
         path = codegen::c_string_literal(f->target_path);
@@ -108,10 +125,15 @@ private:
       }
       pid = n->value;
     }
-    ResolvedProbe r = make_resolved(decl, *p, this);
+    push(decl, *p, kind, path, pid, out);
+    return true;
+  }
+
+  void push(ast::ProbeDecl &decl, ast::ProbePoint &point, const std::string &kind,
+            const std::string &path, int64_t pid, std::vector<ResolvedProbe> &out) const {
+    ResolvedProbe r = make_resolved(decl, point, this);
     r.c_fields = ".kind = " + kind + ", .path = " + path + ", .pid = " + std::to_string(pid);
     out.push_back(std::move(r));
-    return true;
   }
 };
 

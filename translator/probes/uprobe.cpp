@@ -14,6 +14,7 @@
 #include "codegen/module_writer.h"
 #include "driver/user_objects.h"
 #include "probes/family.h"
+#include "probes/path_glob.h"
 #include "probes/plt_entries.h"
 #include "probes/sdt_notes.h"
 #include "probes/user_target.h"
@@ -25,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <signal.h>
 #include <sstream>
 
 namespace stap::probes {
@@ -133,6 +135,14 @@ public:
     const std::string &what = cs[1].functor;
     if (what == "begin" || what == "end" || what == "thread" || what == "syscall")
       return process_events_family().resolve(env, decl, point, out, diag);
+    if (what == "statement" && cs.back().functor == "absolute" && !cs.back().arg) {
+      // checked against SystemTap 4.8 (inode uprobes): process(PID)'s is
+      // "not available", process("PATH") has no such suffix
+      diag.error(cs.back().loc, number_arg(cs[0])
+                                    ? "absolute process probes not available"
+                                    : "invalid suffix for probe: absolute");
+      return false;
+    }
     if (what != "function" && what != "library" && what != "mark" && what != "provider" &&
         what != "plt") {
       diag.error(cs[1].loc, "unexpected '" + what + "' in '" + probe_point_string(point) + "'" +
@@ -140,18 +150,21 @@ public:
                                      : ""));
       return false;
     }
-    const ast::StringLit *path = string_arg(cs[0]);
-    if (!path) {
-      diag.error(cs[0].loc, number_arg(cs[0])
-                                ? "process(PID)." + what + " needs the program's path: use "
-                                  "process(\"PATH\")." + what
-                                : "process(\"PATH\")." + what + " needs the program's path");
-      return false;
-    }
     if (!env.user) {
       diag.error(cs[0].loc, "user-space probes are not available here");
       return false;
     }
+    if (!cs[0].arg)
+      return resolve_unspecified(env, decl, point, out, diag);
+    if (const ast::NumberLit *pid = number_arg(cs[0]))
+      return resolve_pid(env, decl, point, pid, out, diag);
+    const ast::StringLit *path = string_arg(cs[0]);
+    if (!path) {
+      diag.error(cs[0].loc, "process(...) needs a path string or a process id");
+      return false;
+    }
+    if (has_path_wildcard(path->value))
+      return resolve_path_glob(env, decl, point, *path, out, diag);
     UserTarget &user = *env.user;
     std::optional<Object> program = open_object(user, path->value, cs[0].arg->loc, true, diag);
     if (!program)
@@ -203,6 +216,87 @@ public:
   }
 
 private:
+  // process.function(...) (no path, no PID): the -c command's program or
+  // the -x process, as SystemTap 4.8 fills them in.
+  bool resolve_unspecified(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point,
+                           std::vector<ResolvedProbe> &out, Diagnostics &diag) const {
+    const UserTarget &user = *env.user;
+    const auto &cs = point.components;
+    if (!user.target_command.empty()) {
+      std::string program = command_program(user.target_command);
+      return resolve(env, decl, *with_string_arg(point, 0, program), out, diag);
+    }
+    if (user.target_pid) {
+      auto p = std::make_unique<ast::ProbePoint>(point);
+      auto n = std::make_unique<ast::NumberLit>();
+      n->loc = cs[0].loc;
+      n->value = user.target_pid;
+      p->components[0].arg = n.get();
+      numbers_.push_back(std::move(n));
+      return resolve(env, decl, *keep_point(std::move(p)), out, diag);
+    }
+    diag.error(cs[0].loc, "unspecified process probe is invalid without a -c COMMAND or -x PID");
+    return false;
+  }
+
+  // process(PID).function(...): the program that process runs now
+  // (/proc/PID/exe where the translator runs, as SystemTap 4.8 reads it),
+  // its probes filtered to that process. pp() names the program.
+  bool resolve_pid(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point,
+                   const ast::NumberLit *pid, std::vector<ResolvedProbe> &out,
+                   Diagnostics &diag) const {
+    const std::string exe = "/proc/" + std::to_string(pid->value) + "/exe";
+    const Sysroot *sysroot = env.user->sysroot ? env.user->sysroot() : nullptr;
+    std::optional<Sysroot::File> f;
+    if (pid->value > 0 && sysroot)
+      f = sysroot->resolve(exe);
+    if (!f) {
+      diag.error(pid->loc, "cannot probe pid " + std::to_string(pid->value) + ": " +
+                               (pid->value > 0 && kill(static_cast<pid_t>(pid->value), 0) == 0
+                                    ? "cannot read " + exe
+                                    : std::string("No such process")));
+      return false;
+    }
+    const int64_t saved = pid_filter_;
+    pid_filter_ = pid->value;
+    bool ok = resolve(env, decl, *with_string_arg(point, 0, f->target_path), out, diag);
+    pid_filter_ = saved;
+    return ok;
+  }
+
+  // process("/usr/bin/*")...: every program or library whose path matches
+  // (path_glob.h) and that has what the rest of the point names; the
+  // others are skipped quietly, as SystemTap 4.8 skips them.
+  bool resolve_path_glob(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point,
+                         const ast::StringLit &pattern, std::vector<ResolvedProbe> &out,
+                         Diagnostics &diag) const {
+    const Sysroot *sysroot = env.user->sysroot ? env.user->sysroot() : nullptr;
+    if (!sysroot) {
+      diag.error(pattern.loc, "cannot read the target's files for '" + pattern.value + "'");
+      return false;
+    }
+    bool any = false;
+    for (const Sysroot::File &f : glob_target_files(*sysroot, pattern.value)) {
+      std::string err;
+      auto elf = symtab::ElfImage::open_file(f.host_path, err);
+      if (!elf)
+        continue; // not ELF: scripts, data
+      std::ostringstream quiet;
+      Diagnostics quiet_diag(quiet);
+      std::vector<ResolvedProbe> found;
+      if (resolve(env, decl, *with_string_arg(point, 0, f.target_path), found, quiet_diag) &&
+          !quiet_diag.errors() && !found.empty()) {
+        for (ResolvedProbe &r : found)
+          out.push_back(std::move(r));
+        any = true;
+      }
+    }
+    if (!any && !point.optional)
+      diag.error(pattern.loc, "no program or library matching '" + pattern.value +
+                                  "' has '" + probe_point_string(point) + "'");
+    return any || point.optional;
+  }
+
   // The program or library `name` names, as the target would find it: a
   // path with a '/' (relative to the working directory), else the first
   // match in the PATH directories, as a shell looks it up.
@@ -211,10 +305,6 @@ private:
     const Sysroot *sysroot = user.sysroot ? user.sysroot() : nullptr;
     if (!sysroot) {
       diag.error(loc, "cannot read the target's files for '" + name + "'");
-      return std::nullopt;
-    }
-    if (has_wildcard(name)) {
-      diag.error(loc, "'" + name + "': wildcards in process paths are not supported yet");
       return std::nullopt;
     }
     std::optional<Sysroot::File> f;
@@ -488,7 +578,8 @@ private:
                             bool optional) const {
     return ".path = " + codegen::c_string_literal(obj.file.target_path) +
            ", .offset = " + hex(offset) + ", .link_pc = " + hex(addr) +
-           ", .optional = " + (optional ? "true" : "false");
+           ", .optional = " + (optional ? "true" : "false") +
+           (pid_filter_ ? ", .pid = " + std::to_string(pid_filter_) : "");
   }
 
   static std::string program_path(UserTarget &user, const ast::ProbePoint &point,
@@ -514,6 +605,11 @@ private:
   mutable std::map<std::string, unsigned> marks_;
   // Which are PLT entries ($$name).
   mutable std::set<std::string> plts_;
+  // While resolve_pid() resolves process(PID)'s program: the PID its
+  // probes are for (stp_uprobe.pid), else 0.
+  mutable int64_t pid_filter_ = 0;
+  // Process ids put into points (resolve_unspecified), kept with them.
+  mutable std::vector<std::unique_ptr<ast::NumberLit>> numbers_;
 };
 
 } // namespace

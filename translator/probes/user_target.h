@@ -18,6 +18,10 @@ struct UserTarget {
   // The session's sysroot, made on first use (nullptr when it cannot be).
   std::function<const Sysroot *()> sysroot;
   std::string arch; // "x86_64" | "i386"
+  // -c CMD and -x PID: what process.function(...) without a path or PID
+  // names (SystemTap fills in the command's program or the PID).
+  std::string target_command;
+  long target_pid = 0;
   // Objects (target paths) that probes were placed in.
   std::vector<std::string> probed_objects;
 };
