@@ -1,6 +1,8 @@
-/* hitloop N: makes N getppid() system calls in a tight loop, in chunks of
- * CHUNK calls, and prints the nanoseconds per call of the fastest chunk.
- * The benchmark probes the getppid entry point, so (ns with a probe - ns
+/* hitloop N [lseek]: makes N getppid() system calls (or, with `lseek`,
+ * N lseek(-1, 0, SEEK_SET) calls, which fail at once with EBADF but have
+ * arguments for a syscall probe's argstr to decode) in a tight loop, in
+ * chunks of CHUNK calls, and prints the nanoseconds per call of the
+ * fastest chunk. The benchmark probes the system call's entry point, so (ns with a probe - ns
  * without) is the probe's cost per hit. getppid does almost nothing, and
  * nothing else in the guest calls it in a loop. The guest is emulated (TCG)
  * on a shared host, so other load slows chunks down at random: the
@@ -24,13 +26,18 @@ static double now_ns(void)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 200000;
+	int lseek_mode = argc > 2 && argv[2][0] == 'l';
 	double best = -1;
 	for (long i = 0; i < CHUNK; i++) /* warm up: TCG translates the loop once */
-		syscall(SYS_getppid);
+		lseek_mode ? syscall(SYS_lseek, -1, 0, 0) : syscall(SYS_getppid);
 	for (long done = 0; done < n; done += CHUNK) {
 		double t0 = now_ns();
-		for (long i = 0; i < CHUNK; i++)
-			syscall(SYS_getppid); /* not the libc wrapper: it could be cached */
+		if (lseek_mode)
+			for (long i = 0; i < CHUNK; i++)
+				syscall(SYS_lseek, -1, 0, 0);
+		else
+			for (long i = 0; i < CHUNK; i++)
+				syscall(SYS_getppid); /* not the libc wrapper: it could be cached */
 		double per_call = (now_ns() - t0) / CHUNK;
 		if (best < 0 || per_call < best)
 			best = per_call;

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Translator and build times, ours against SystemTap 4.8, interleaved.
+
+    passes.py --ours STAP --release REL --stap48-home DIR --runs N --out FILE
+
+Each row runs ours, then 4.8, then ours... (A B A B), so that both see
+the same host load; a row's wall times (ms) go to FILE as JSON lines
+{"section", "row", "tool", "values", "unit", "size"?, "note"?}. A tool's
+failed run ends its part of the row with a note (its stderr's last line).
+
+Pass 1 (-p1) and passes 1-2 (-p2) take the same command every run. Passes
+1-4 (-p4):
+  cold: every run builds a new variant of the script (a string differs),
+        so neither tool finds the module in its cache; the caches that
+        belong to the kernel or the machine stay warm, as a user sees them
+        after the first module (ours: the prebuilt runtime, the kernel's
+        symbols, the unwind tables of -d programs; 4.8: its stapconf
+        feature tests). One unmeasured run first fills those.
+  warm: the same script again: a module cache hit for both.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.dirname(HERE)
+LIBRARY = os.path.join(BENCH, "elaborate", "library.stp")
+SEED = 'probe syscall.getdents { log("%s" . pn()); print_ubacktrace() }'
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+class Tool:
+    def __init__(self, name, argv, env):
+        self.name, self.argv, self.env = name, argv, env
+
+
+def run_once(tool, args, cwd, timeout):
+    """Wall ms of one run, or (None, reason)."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(tool.argv + args, cwd=cwd, env=tool.env, timeout=timeout,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except subprocess.TimeoutExpired:
+        return None, "timed out after %d s" % timeout
+    ms = (time.monotonic() - t0) * 1000
+    if p.returncode != 0:
+        last = [l for l in p.stderr.splitlines() if l.strip()][-1:] or ["?"]
+        return None, "status %d: %s" % (p.returncode, last[0][:160])
+    return ms, None
+
+
+def row(out, section, name, tools, runs, make_args, cwd, timeout, size_of=None):
+    """Runs every tool `runs` times, interleaved; make_args(tool, i) gives
+    run i's arguments (i = -1: the unmeasured warm-up run, when wanted)."""
+    vals = {t.name: [] for t in tools}
+    notes = {}
+    sizes = {}
+    for i in range(runs):
+        for t in tools:
+            if t.name in notes:
+                continue
+            ms, err = run_once(t, make_args(t, i), cwd, timeout)
+            if err:
+                notes[t.name] = err
+                continue
+            vals[t.name].append(ms)
+            if size_of:
+                s = size_of(t, i)
+                if s:
+                    sizes[t.name] = s
+    for t in tools:
+        rec = {"section": section, "row": name, "tool": t.name, "values": vals[t.name], "unit": "ms"}
+        if t.name in notes:
+            rec["note"] = notes[t.name]
+        if t.name in sizes:
+            rec["size"] = sizes[t.name]
+        out.write(json.dumps(rec) + "\n")
+        out.flush()
+    summary = "  ".join("%s %s" % (t.name, ("%.0f ms" % sorted(vals[t.name])[len(vals[t.name]) // 2])
+                                   if vals[t.name] else notes.get(t.name, "-")) for t in tools)
+    log("  %s / %s: %s" % (section, name, summary))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ours", required=True)
+    ap.add_argument("--release", required=True)
+    ap.add_argument("--stap48", default="/usr/bin/stap")
+    ap.add_argument("--stap48-home", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--slow-runs", type=int, default=3, help="runs of rows where 4.8 takes > 10 s")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+
+    rel = a.release
+    kb48 = os.path.join(a.stap48_home, "kbuild-" + rel)
+    rt48 = os.path.join(a.stap48_home, "runtime")
+    env48 = dict(os.environ, SYSTEMTAP_DIR=os.path.join(a.stap48_home, "sysdir"))
+    ours = Tool("ours", [os.path.abspath(a.ours), "-r", rel], dict(os.environ))
+    s48 = Tool("4.8", [a.stap48, "-r", kb48, "-R", rt48], env48)
+    tools = [ours, s48]
+    work = tempfile.mkdtemp(prefix="stap-passes-")
+    out = open(a.out, "a")
+
+    # Pass 1 and 1-2. -u: 4.8 drops empty probes and then has none.
+    scripts = [
+        ("`probe begin {}`", ["-e", "probe begin {}"], False),
+        ("`probe syscall.* {}`", ["-e", "probe syscall.* {}"], True),
+        ("`probe syscall.*.return {}`", ["-e", "probe syscall.*.return {}"], True),
+        ('`probe kernel.function("vfs_*") {}`', ["-e", 'probe kernel.function("vfs_*") {}'], False),
+        ("library.stp (50 lines)", [LIBRARY], False),
+    ]
+    for p in ("-p1", "-p2"):
+        for name, args, slow in scripts:
+            n = a.slow_runs if slow and p == "-p2" else a.runs
+            row(out, "pass " + ("1" if p == "-p1" else "1-2"), name, tools, n,
+                lambda t, i, args=args, p=p: [p, "-u"] + args, work, 600)
+
+    # Passes 1-4, cold (a new variant every run) and warm (cache hit).
+    def hello(v):
+        return ["-e", 'probe begin { println("hi %s"); exit() }' % v]
+
+    def library(v):
+        f = os.path.join(work, "library-%s.stp" % v)
+        with open(LIBRARY) as src, open(f, "w") as dst:
+            dst.write(src.read().replace("hello world", "hello %s" % v))
+        return [f]
+
+    def seed(v):
+        return ["-d", "/bin/ls", "--ldd", "-e", SEED % v]
+
+    stamp = "%d" % os.getpid()
+    for name, make in (("hello", hello), ("library.stp (50 lines)", library),
+                       ("seed demo (`-d /bin/ls --ldd`, getdents + print_ubacktrace)", seed)):
+        mod = {"ours": "b_ours", "4.8": "b_s48"}
+
+        def args_of(t, i, make=make, cold=True):
+            v = "%s-%s" % (stamp, i) if cold else "%s-warm" % stamp
+            return ["-p4", "-m", mod[t.name]] + make(v)
+
+        def size_of(t, i):
+            f = os.path.join(work, mod[t.name] + ".ko")
+            return os.path.getsize(f) if os.path.exists(f) else None
+
+        # unmeasured first run: fills the per-kernel caches, then the warm variant's module
+        for t in tools:
+            run_once(t, args_of(t, "first"), work, 900)
+            run_once(t, args_of(t, 0, cold=False), work, 900)
+        row(out, "pass 1-4 cold (cache miss)", name, tools, a.runs, args_of, work, 900, size_of)
+        row(out, "pass 1-4 warm (cache hit)", name, tools, a.runs,
+            lambda t, i, args_of=args_of: args_of(t, i, cold=False), work, 900)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
