@@ -37,13 +37,136 @@ TEST(ParsePreprocess, ArchConfigPrivilegeGuruRuntimeAndVersion) {
   EXPECT_EQ(pick("CONFIG_UNSET == \"\""), "yes");
   EXPECT_EQ(pick("CONFIG_NR_CPUS >= CONFIG_HZ"), "no"); // numbers: 64 < 250
   EXPECT_EQ(pick("CONFIG_HZ > 100"), "yes");
-  EXPECT_EQ(pick("systemtap_privilege == \"stap*\""), "yes");
+  EXPECT_EQ(pick("systemtap_privilege == \"stapdev\""), "yes");
+  EXPECT_EQ(pick("systemtap_privilege == \"stap*\""), "no"); // exact, as 4.8
   EXPECT_EQ(pick("guru_mode == 0"), "yes");
   EXPECT_EQ(pick("runtime == \"kernel\""), "yes");
   EXPECT_EQ(pick("systemtap_v >= \"2.0\""), "yes");
   EXPECT_EQ(pick("systemtap_v < \"4.10\""), "yes");
   EXPECT_EQ(pick("1 < 2"), "yes");
   EXPECT_EQ(pick("\"a\" == \"b\""), "no");
+}
+
+// Every form of `man stap`'s PREPROCESSING section, each accepted form
+// with rejected neighbours. Each verdict was checked against SystemTap 4.8
+// (Debian's stap -r 6.1.0-56-amd64 -p1 -e SCRIPT [ARG], 2026-11-25; T and F
+// stood for probes that print TRUE and FALSE): "yes" when T is chosen,
+// "no" when F is, "error" when 4.8 rejects the script at pass 1.
+TEST(ParsePreprocess, VerdictsOfSystemTap48) {
+  struct Case {
+    const char *script, *arg, *verdict;
+  };
+  static const Case cases[] = {
+      {"%( kernel_v >= \"2.6.30\" %? T %: F %)", "", "yes"},
+      {"%( kernel_v < \"2.6.30\" %? T %: F %)", "", "no"},
+      {"%( kernel_v == \"6.1*\" %? T %: F %)", "", "yes"},
+      {"%( kernel_v != \"6.1*\" %? T %: F %)", "", "no"},
+      {"%( kernel_vr == \"6.1.0-*-amd64\" %? T %: F %)", "", "yes"},
+      {"%( kernel_vr >= \"6.1.0-50\" %? T %: F %)", "", "yes"},
+      {"%( kernel_v >= 2 %? T %: F %)", "", "error"},
+      {"%( kernel_v \"2.6\" %? T %: F %)", "", "error"},
+      {"%( kernel_v =~ \"2.6\" %? T %: F %)", "", "error"},
+      {"%( arch == \"x86_64\" %? T %: F %)", "", "yes"},
+      {"%( arch == \"x86*\" %? T %: F %)", "", "yes"},
+      {"%( arch != \"i386\" %? T %: F %)", "", "yes"},
+      {"%( arch < \"x86_64\" %? T %: F %)", "", "error"},
+      {"%( arch == 1 %? T %: F %)", "", "error"},
+      {"%( runtime == \"kernel\" %? T %: F %)", "", "yes"},
+      {"%( runtime != \"bpf\" %? T %: F %)", "", "yes"},
+      {"%( runtime < \"kernel\" %? T %: F %)", "", "error"},
+      {"%( systemtap_v >= \"4.0\" %? T %: F %)", "", "yes"},
+      {"%( systemtap_v < \"1.0\" %? T %: F %)", "", "no"},
+      {"%( systemtap_v >= 4 %? T %: F %)", "", "error"},
+      {"%( systemtap_privilege == \"stapdev\" %? T %: F %)", "", "yes"},
+      {"%( systemtap_privilege != \"stapusr\" %? T %: F %)", "", "yes"},
+      {"%( systemtap_privilege < \"stapusr\" %? T %: F %)", "", "error"},
+      {"%( systemtap_privilege == \"root\" %? T %: F %)", "", "no"},
+      {"%( guru_mode == 0 %? T %: F %)", "", "yes"},
+      {"%( guru_mode != 1 %? T %: F %)", "", "yes"},
+      {"%( guru_mode == \"0\" %? T %: F %)", "", "error"},
+      {"%( guru_mode < 1 %? T %: F %)", "", "error"},
+      {"%( CONFIG_KPROBES == \"y\" %? T %: F %)", "", "yes"},
+      {"%( CONFIG_KPROBES == \"[ym]\" %? T %: F %)", "", "yes"},
+      {"%( CONFIG_NO_SUCH_OPTION == \"\" %? T %: F %)", "", "yes"},
+      {"%( CONFIG_KPROBES == 1 %? T %: F %)", "", "error"},
+      {"%( CONFIG_KPROBES < \"y\" %? T %: F %)", "", "error"},
+      {"%( \"a\" < \"b\" %? T %: F %)", "", "yes"},
+      {"%( 1 < 2 %? T %: F %)", "", "yes"},
+      {"%( 3 >= 3 %? T %: F %)", "", "yes"},
+      {"%( 1 < \"b\" %? T %: F %)", "", "error"},
+      {"%( $# == 0 %? T %: F %)", "", "yes"},
+      {"%( @# == 0 %? T %: F %)", "", "error"},
+      {"%( $# == \"0\" %? T %: F %)", "", "error"},
+      {"%( arch == \"x86_64\" && 1 == 1 %? T %: F %)", "", "yes"},
+      {"%( arch == \"i386\" || 1 == 1 %? T %: F %)", "", "yes"},
+      {"%( 1 == 2 && 1 == 1 || 2 == 2 %? T %: F %)", "", "yes"},
+      {"%( (1 == 1) %? T %: F %)", "", "error"},
+      {"%( 1 == 1 %? %( 2 == 2 %? T %: F %) %: F %)", "", "yes"},
+      {"%( 1 == 2 %? %( 2 == 2 %? F %: F %) %: T %)", "", "yes"},
+      {"%( 1 == 1 %? T %)", "", "yes"},
+      {"%( 1 == 2 %? F %) T", "", "yes"},
+      {"%( 1 == 1 %? T", "", "error"},
+      {"%( 1 == 1 T %)", "", "error"},
+      {"%( %? T %: F %)", "", "error"},
+      {"%( 1 == 1 %? %: F %) T", "", "yes"},
+      {"%( 1 == 2 %? F %: T %: F %)", "", "error"},
+      {"%( foo == \"x\" %? T %: F %)", "", "error"},
+      {"%( arch == x86_64 %? T %: F %)", "", "error"},
+      {"%( 1 %? T %: F %)", "", "error"},
+      {"T %)", "", "error"},
+      {"T %:", "", "error"},
+      {"T %?", "", "error"},
+      {"%( $1 == \"x\" %? T %: F %)", "5", "error"},
+      {"%( $1 == 5 %? T %: F %)", "5", "yes"},
+      {"%( CONFIG_HZ == 250 %? T %: F %)", "", "yes"},
+      {"%( CONFIG_HZ > 100 %? T %: F %)", "", "yes"},
+      {"%( CONFIG_HZ == \"250\" %? T %: F %)", "", "yes"},
+      {"%( CONFIG_NO_SUCH_OPTION == 0 %? T %: F %)", "", "yes"},
+      {"%( CONFIG_NO_SUCH_OPTION < 1 %? T %: F %)", "", "yes"},
+      {"%( CONFIG_KPROBES > 0 %? T %: F %)", "", "error"},
+      {"%( guru_mode > 0 %? T %: F %)", "", "error"},
+      {"%( guru_mode == 2 %? T %: F %)", "", "error"},
+      {"%( systemtap_privilege == \"stap*\" %? T %: F %)", "", "no"},
+      {"%( kernel_v != \"6.1.0\" %? T %: F %)", "", "no"},
+      {"%( \"6.1\" == kernel_v %? T %: F %)", "", "error"},
+      {"%( $# >= 1 %? T %: F %)", "", "no"},
+      {"%( \"abc\" == \"a*\" %? T %: F %)", "", "no"},
+      {"%( \"abc\" != \"abd\" %? T %: F %)", "", "yes"},
+      {"%( 1 == 1 && %? T %: F %)", "", "error"},
+      {"%( || 1 == 1 %? T %: F %)", "", "error"},
+      {"%( CONFIG_NR_CPUS >= CONFIG_SPLIT_PTLOCK_CPUS %? T %: F %)", "", "yes"},
+      {"%( CONFIG_NR_CPUS == CONFIG_NR_CPUS %? T %: F %)", "", "yes"},
+      {"%( kernel_v >= kernel_vr %? T %: F %)", "", "error"},
+      {"%( arch == arch %? T %: F %)", "", "error"},
+      {"%( 1 == guru_mode %? T %: F %)", "", "error"},
+      {"%( -1 < 0 %? T %: F %)", "", "error"},
+      {"%( CONFIG_HZ > -1 %? T %: F %)", "", "error"},
+      {"%( runtime == \"ker*\" %? T %: F %)", "", "yes"},
+      {"%( guru_mode == 1 %? T %: F %)", "", "no"},
+      {"%( systemtap_v == \"4.*\" %? T %: F %)", "", "yes"},
+  };
+  for (const Case &c : cases) {
+    parse::ParseOptions o = kernel("6.1.0-56-amd64");
+    o.env.kernel_config = {{"CONFIG_KPROBES", "y"}, {"CONFIG_HZ", "250"},
+                           {"CONFIG_NR_CPUS", "8192"}, {"CONFIG_SPLIT_PTLOCK_CPUS", "4"}};
+    if (*c.arg)
+      o.script_args = {c.arg};
+    std::string text = c.script;
+    for (auto [from, to] : {std::pair<std::string, std::string>{"T", "global yes"}, {"F", "global no"}})
+      for (size_t at = 0; (at = text.find(" " + from, at)) != std::string::npos;)
+        if (at + 2 == text.size() || text[at + 2] == ' ')
+          text.replace(at + 1, 1, to);
+        else
+          ++at;
+    if (text.rfind("T ", 0) == 0)
+      text.replace(0, 1, "global yes");
+    Parsed p = parse_text(text, o);
+    std::string got = !p.errors.empty() ? "error"
+                      : p.printed.find("global no") != std::string::npos ? "no"
+                      : p.printed.find("global yes") != std::string::npos ? "yes"
+                                                                            : "none";
+    EXPECT_EQ(got, c.verdict) << c.script << "\n" << p.errors;
+  }
 }
 
 TEST(ParsePreprocess, AndBindsTighterThanOr) {
