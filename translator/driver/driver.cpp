@@ -21,6 +21,8 @@
 #include "passes/resolve_probes.h"
 #include "passes/check_arity.h"
 #include "passes/check_guru.h"
+#include "passes/check_foreach.h"
+#include "passes/check_pragmas.h"
 #include "passes/check_stats.h"
 #include "passes/infer_types.h"
 #include "passes/load_tapsets.h"
@@ -212,13 +214,17 @@ bool Driver::pass2_elaborate() {
   if (!diag_.errors())
     check_guru_calls(program_, opts_.guru, diag_);
   if (!diag_.errors())
+    check_pragmas(program_, diag_);
+  if (!diag_.errors())
+    check_foreach_modifications(program_, diag_);
+  if (!diag_.errors())
     check_arity(program_, diag_);
   if (!diag_.errors() && !opts_.unoptimized)
     warn_unused_locals(program_, diag_);
   if (!diag_.errors())
     infer_types(program_, diag_);
   if (!diag_.errors() && !opts_.unoptimized)
-    elide_unused_assignments(program_);
+    elide_unused_assignments(program_, diag_);
   if (!diag_.errors())
     check_global_settings(program_, opts_.global_sets, diag_);
   if (!diag_.errors())

@@ -108,12 +108,40 @@ public:
   }
 };
 
-// Removes, from every block of a body, the dead tapset assignments.
+// The leftmost token of an expression, where SystemTap points at it.
+class Leftmost : public ast::Visitor {
+public:
+  const ast::Expr *found = nullptr;
+  void visit(ast::BinaryExpr &n) override { start(n, n.left); }
+  void visit(ast::TernaryExpr &n) override { start(n, n.cond); }
+  void visit(ast::InExpr &n) override { if (!n.keys.empty()) start(n, n.keys.front()); }
+
+private:
+  void start(ast::Expr &self, ast::Expr *left) {
+    if (left && left->loc.file == self.loc.file && left->loc.line == self.loc.line &&
+        left->loc.col < self.loc.col)
+      found = left;
+  }
+};
+
+SourceLoc expression_start(ast::Expr *e) {
+  for (;;) {
+    Leftmost l;
+    e->accept(l);
+    if (!l.found)
+      return e->loc;
+    e = const_cast<ast::Expr *>(l.found);
+  }
+}
+
+// Removes, from every block of a body, the dead tapset assignments and, in
+// the user script's own code, expression statements that do nothing
+// (`1;`, `x;`, a call of a pure function), with SystemTap's warning.
 class Remover : public ast::Visitor {
 public:
   Remover(const std::set<const ast::VarDecl *> &read, const Purity &pure,
-          const SourceFile *script)
-      : read_(read), pure_(pure), script_(script) {}
+          const SourceFile *script, Diagnostics *diag)
+      : read_(read), pure_(pure), script_(script), diag_(diag) {}
   bool removed = false;
 
   void visit(ast::BlockStmt &n) override {
@@ -121,6 +149,10 @@ public:
     for (ast::Stmt *s : n.stmts) {
       if (dead(s)) {
         removed = true;
+        continue;
+      }
+      if (auto *es = dynamic_cast<ast::ExprStmt *>(s); es && does_nothing(*es)) {
+        diag_->warning(expression_start(es->expr), "Eliding side-effect-free expression");
         continue;
       }
       s->accept(*this);
@@ -143,9 +175,17 @@ private:
     return !has_side_effects(*a->value, pure_);
   }
 
+  bool does_nothing(ast::ExprStmt &es) const {
+    if (!diag_ || !es.expr || es.loc.file != script_ || dynamic_cast<ast::AssignExpr *>(es.expr) ||
+        dynamic_cast<ast::IncDecExpr *>(es.expr))
+      return false;
+    return !has_side_effects(*es.expr, pure_);
+  }
+
   const std::set<const ast::VarDecl *> &read_;
   const Purity &pure_;
   const SourceFile *script_;
+  Diagnostics *diag_;
 };
 
 // The functions and globals code reaches, transitively through calls.
@@ -167,9 +207,15 @@ public:
 
 } // namespace
 
-void elide_unused_assignments(Program &program) {
+void elide_unused_assignments(Program &program, Diagnostics &diag) {
   const Purity pure = function_purity(program);
   const auto &script = program.files.front();
+  // The script's own functions: only what does nothing goes.
+  for (ast::FunctionDecl *fn : program.functions)
+    if (fn->file == script->source.get() && fn->body) {
+      Remover rm({}, pure, script->source.get(), &diag);
+      fn->body->accept(rm);
+    }
   for (ast::ProbeDecl *p : script->probes) {
     for (bool again = true; again;) {
       Reads r;
@@ -177,7 +223,7 @@ void elide_unused_assignments(Program &program) {
       for (ast::ProbePoint *pt : p->points)
         if (pt->condition)
           pt->condition->accept(r);
-      Remover rm(r.read, pure, script->source.get());
+      Remover rm(r.read, pure, script->source.get(), &diag);
       p->body->accept(rm);
       again = rm.removed;
     }

@@ -13,13 +13,20 @@
 // flags_str). Only code from tapset files is touched: the user script's own
 // dead assignments are warned about (warn_unused.h) and kept.
 //
+// In the user script's own probes and functions, an expression statement
+// without side effects (`1;`, `x;`, `f();` of a pure f, `a[k];`) is removed
+// with SystemTap 4.8's warning "Eliding side-effect-free expression" (4.8
+// then prints only the first such warning without -v; every one is
+// printed here).
+//
 // Afterwards the program's functions and globals are those the remaining
 // code reaches.
 #pragma once
 #include "passes/program.h"
+#include "util/diag.h"
 
 namespace stap {
 
-void elide_unused_assignments(Program &program);
+void elide_unused_assignments(Program &program, Diagnostics &diag);
 
 } // namespace stap
