@@ -87,7 +87,7 @@ TEST(ParseDecl, FunctionsWithTypesPriorityAndPrivate) {
 TEST(ParseDecl, EmbeddedFunctionBodiesAndTopLevelCodeNeedGuruModeOutsideTapsets) {
   const char *text = "%{ #include <linux/sched.h> %}\nfunction f:long () %{ STAP_RETURN(1); %}";
   EXPECT_EQ(first_error(text),
-            "<input>:1:1: error: embedded C code is only allowed in guru mode (-g) or tapsets");
+            "<input>:1:1: error: embedded code in unprivileged script; need stap -g");
   parse::ParseOptions guru;
   guru.env.guru_mode = true;
   Parsed p = parse_text(text, guru);

@@ -129,7 +129,7 @@ TEST(ParseExpr, EmbeddedCodeAsAnExpressionNeedsGuruMode) {
   guru.env.guru_mode = true;
   EXPECT_EQ(parse_text("probe begin { x = %{ 1 + 2 %} }", guru).errors, "");
   EXPECT_EQ(first_error("probe begin { x = %{ 1 + 2 %} }"),
-            "<input>:1:19: error: embedded C code is only allowed in guru mode (-g) or tapsets");
+            "<input>:1:19: error: embedded expression code in unprivileged script; need stap -g");
 }
 
 TEST(ParseExpr, PrintedFormParsesToTheSameTree) {

@@ -13,6 +13,8 @@
 #include <map>
 #include <optional>
 
+#include <regex>
+
 namespace stap::codegen {
 namespace {
 
@@ -526,7 +528,19 @@ public:
   void visit(ast::HistExpr &n) override {
     unsupported(n, "a histogram outside print(), println(), [bucket] and foreach");
   }
-  void visit(ast::EmbeddedExpr &n) override { unsupported(n, "embedded C"); }
+  // `%{ C %}` in a guru-mode body: a C expression, as SystemTap 4.8 takes
+  // it (a number, or a string with /* string */). CONTEXT is the probe
+  // context here too.
+  void visit(ast::EmbeddedExpr &n) override {
+    static const std::regex context_word("\\bCONTEXT\\b");
+    std::string code = std::regex_replace(n.code, context_word, "c");
+    if (n.type == ast::Type::String) {
+      std::string t = temp(ast::Type::String);
+      result_ = "({ strscpy(" + t + ", (const char *)(" + code + "), MAXSTRINGLEN); " + t + "; })";
+    } else {
+      result_ = "((s64)(" + code + "))";
+    }
+  }
   // try { A } catch (msg) { B }: errors in A jump to the catch label, which
   // takes the message and clears the error. MAXACTION is not caught (the
   // handler has no actions left to run the catch block with), nor abort().

@@ -14,10 +14,11 @@ using x3::_val;
 // `rule = part[set_val] >> ...`: the first part becomes the rule's value.
 inline constexpr auto set_val = [](auto &ctx) { _val(ctx) = _attr(ctx); };
 
-// Embedded C outside tapsets needs guru mode.
-inline void check_embedded(ParseState &st, const Token *t) {
+// Embedded C outside tapsets needs guru mode; SystemTap 4.8's words.
+inline void check_embedded(ParseState &st, const Token *t, bool expression = false) {
   if (!st.embedded_allowed)
-    throw ParseError{t, "embedded C code is only allowed in guru mode (-g) or tapsets"};
+    throw ParseError{t, expression ? "embedded expression code in unprivileged script; need stap -g"
+                                   : "embedded code in unprivileged script; need stap -g"};
 }
 
 // Splits a trailing pretty-print suffix off a `$name$$` spelling:

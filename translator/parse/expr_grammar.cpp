@@ -136,7 +136,7 @@ const auto string = [](auto &ctx) {
 
 const auto embedded = [](auto &ctx) {
   const Token *t = _attr(ctx);
-  check_embedded(state(ctx), t);
+  check_embedded(state(ctx), t, /*expression=*/true);
   auto *e = state(ctx).template make<EmbeddedExpr>(t);
   e->code = t->text;
   _val(ctx) = e;

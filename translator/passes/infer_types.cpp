@@ -39,6 +39,11 @@ public:
   // ---- expressions: each visit sets n.type when it can
   void visit(ast::NumberLit &n) override { n.type = Type::Long; }
   void visit(ast::StringLit &n) override { n.type = Type::String; }
+  // `%{ C %}` in an expression: a number, or a string when its code says
+  // /* string */ (as SystemTap 4.8).
+  void visit(ast::EmbeddedExpr &n) override {
+    n.type = n.code.find("/* string */") != std::string::npos ? Type::String : Type::Long;
+  }
 
   void visit(ast::SymbolExpr &n) override {
     Type *slot = n.local ? &n.local->type : n.global ? &n.global->type : nullptr;
