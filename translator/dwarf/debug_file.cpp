@@ -3,6 +3,7 @@
 #include "dwarf/type_reader.h"
 
 #include <cstring>
+#include <fcntl.h>
 #include <gelf.h>
 
 namespace stap::dwarf {
@@ -15,12 +16,29 @@ const Dwfl_Callbacks offline_callbacks = {
     dwfl_build_id_find_elf, dwfl_standard_find_debuginfo, dwfl_offline_section_address,
     &no_debuginfo_path};
 
+// A separate debuginfo file chosen by the caller (dwarf/user_debuginfo.h
+// finds it), handed to libdwfl through the module's userdata.
+int chosen_debuginfo(Dwfl_Module *, void **userdata, const char *, Dwarf_Addr, const char *,
+                     const char *, GElf_Word, char **file_name) {
+  const auto *path = static_cast<const std::string *>(*userdata);
+  if (!path || path->empty())
+    return -1;
+  int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0)
+    *file_name = strdup(path->c_str());
+  return fd;
+}
+const Dwfl_Callbacks chosen_callbacks = {dwfl_build_id_find_elf, chosen_debuginfo,
+                                         dwfl_offline_section_address, &no_debuginfo_path};
+
 } // namespace
 
-std::unique_ptr<DebugFile> DebugFile::open(const std::string &path, std::string &err) {
+std::unique_ptr<DebugFile> DebugFile::open(const std::string &path, std::string &err,
+                                           const std::string &debug_path) {
   std::unique_ptr<DebugFile> f(new DebugFile);
   f->path_ = path;
-  f->dwfl_ = dwfl_begin(&offline_callbacks);
+  f->debug_path_ = debug_path;
+  f->dwfl_ = dwfl_begin(debug_path.empty() ? &offline_callbacks : &chosen_callbacks);
   if (!f->dwfl_) {
     err = dwfl_errmsg(-1);
     return nullptr;
@@ -31,6 +49,12 @@ std::unique_ptr<DebugFile> DebugFile::open(const std::string &path, std::string 
   if (!f->module_) {
     err = std::string("cannot read '") + path + "': " + dwfl_errmsg(-1);
     return nullptr;
+  }
+  if (!debug_path.empty()) {
+    void **userdata = nullptr;
+    dwfl_module_info(f->module_, &userdata, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+    if (userdata)
+      *userdata = &f->debug_path_;
   }
   GElf_Addr elf_bias = 0;
   if (Elf *elf = dwfl_module_getelf(f->module_, &elf_bias)) {

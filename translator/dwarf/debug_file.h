@@ -31,7 +31,10 @@ class DebugFile {
 public:
   // The file at `path`, or nullptr with `err` set. A file without DWARF
   // opens (has_dwarf() is false) so that callers can say why.
-  static std::unique_ptr<DebugFile> open(const std::string &path, std::string &err);
+  // `debug_path`: a separate file with its DWARF (a program's debuginfo
+  // from /usr/lib/debug), "" to read the DWARF of `path` itself.
+  static std::unique_ptr<DebugFile> open(const std::string &path, std::string &err,
+                                         const std::string &debug_path = "");
   ~DebugFile();
   DebugFile(const DebugFile &) = delete;
   DebugFile &operator=(const DebugFile &) = delete;
@@ -61,6 +64,7 @@ public:
 private:
   DebugFile() = default;
   std::string path_;
+  std::string debug_path_; // the separate debuginfo file, if any
   Dwfl *dwfl_ = nullptr;
   Dwfl_Module *module_ = nullptr;
   Dwarf *dwarf_ = nullptr;
