@@ -75,6 +75,8 @@ struct stp_context {
 	void *entry_data;               /* kretprobe call's @entry values, a tracepoint's
 					 * arguments (STP_TP_ARG), else NULL */
 	const struct stp_uprobe *uprobe; /* a uprobe's: $argN, $return (set by uprobes.c) */
+	unsigned long uprobe_pc;        /* with uprobe: the hit's address, or at a return the
+					 * function's entry (stp_uprobe_bias) */
 	char sdt_parms[MAXSTRINGLEN];   /* an SDT marker's $$parms */
 	unsigned char regparm;          /* *_arg()'s convention: regparm(N), asmlinkage() (stp_fetch.h) */
 	long actions;                   /* statements executed (MAXACTION) */
@@ -202,6 +204,7 @@ void stp_warn(struct stp_context *c, const char *msg);
 s64 stp_sdt_arg(struct stp_context *c, unsigned n);
 char *stp_sdt_parms(struct stp_context *c, char *buf);
 s64 stp_uprobe_return(struct stp_context *c);
+unsigned long stp_uprobe_bias(struct stp_context *c);
 /* process.syscall[.return] (probes/process_events.c): $syscall, $argN
  * (1-6), $return. */
 long stp_psys_nr(struct stp_context *c);

@@ -59,30 +59,38 @@ static bool stp_uprobe_wanted(const struct stp_uprobe *u)
 	return stp_in_target_tree();
 }
 
-/* Runs u's probe with `regs`; the handler finds u in the context
- * (c->uprobe: $argN, $return). Task context: interrupts are off from here
- * so the context is this CPU's for the whole run. */
-static void stp_uprobe_run(struct stp_uprobe *u, struct pt_regs *regs)
+/* Runs `probe` (u's, or its entry part) with `regs`; the handler finds u
+ * in the context (c->uprobe: $argN, $return; c->uprobe_pc: where u's
+ * instruction is in this process) and @entry values in `entry_data`.
+ * Task context: interrupts are off from here so the context is this CPU's
+ * for the whole run. Returns whether the handler ran. */
+static bool stp_uprobe_run_data(const struct stp_probe *probe, struct stp_uprobe *u,
+				struct pt_regs *regs, unsigned long pc, void *entry_data)
 {
 	struct stp_context *c;
 	unsigned long flags;
+	bool ran;
 
 	local_irq_save(flags);
 	c = stp_contexts[smp_processor_id()];
-	if (!atomic_read(&c->busy))
+	if (!atomic_read(&c->busy)) {
 		c->uprobe = u;
-	stp_run_event_probe_data(u->probe, regs, NULL, 0, false);
+		c->uprobe_pc = pc;
+	}
+	ran = stp_run_event_probe_data(probe, regs, entry_data, 0, false);
 	if (!atomic_read(&c->busy))
 		c->uprobe = NULL;
 	local_irq_restore(flags);
+	return ran;
 }
 
 static int stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, uc);
 
+	/* The kernel has set regs->ip back to the breakpoint: u's instruction. */
 	if (stp_uprobe_wanted(u))
-		stp_uprobe_run(u, regs);
+		stp_uprobe_run_data(u->probe, u, regs, instruction_pointer(regs), NULL);
 	return 0;
 }
 
@@ -91,8 +99,9 @@ static int stp_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func,
 {
 	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, uc);
 
+	/* `func`: where the returning function was entered, u's instruction. */
 	if (stp_uprobe_wanted(u))
-		stp_uprobe_run(u, regs);
+		stp_uprobe_run_data(u->probe, u, regs, func, NULL);
 	return 0;
 }
 
@@ -351,4 +360,13 @@ s64 stp_uprobe_return(struct stp_context *c)
 	if (stp_task_is32())
 		return (s64)(s32)ax;
 	return (s64)(long)ax;
+}
+
+/* How far this process loaded the probed object from its link-time
+ * addresses: what DWARF's static addresses (DW_OP_addr) are moved by. */
+unsigned long stp_uprobe_bias(struct stp_context *c)
+{
+	if (!c->uprobe)
+		return 0;
+	return c->uprobe_pc - c->uprobe->link_pc;
 }

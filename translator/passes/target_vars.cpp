@@ -34,11 +34,7 @@ std::optional<ast::Type> context_var_type(const probes::ResolvedProbe &rp, const
                         rp.scope->missing_reason};
     else
       err = {n.loc, "unresolved target variable '" + n.name + "': probe point '" + rp.pp + "' " +
-                        what_it_has(rp.family->context_vars(rp)) +
-                        (rp.pp.rfind("process(", 0) == 0 && n.name.rfind("$$", 0) != 0
-                             ? " (a user function's variables need its DWARF, which user "
-                               "probes do not read yet)"
-                             : "")};
+                        what_it_has(rp.family->context_vars(rp))};
     return std::nullopt;
   }
   if (!n.components.empty() || n.addressof) {

@@ -14,9 +14,11 @@
 #include "codegen/module_writer.h"
 #include "driver/user_objects.h"
 #include "probes/family.h"
+#include "probes/function_scope.h"
 #include "probes/path_glob.h"
 #include "probes/plt_entries.h"
 #include "probes/sdt_notes.h"
+#include "probes/user_dwarf.h"
 #include "probes/user_target.h"
 #include "symtab/elf_image.h"
 #include "symtab/symbol_index.h"
@@ -95,15 +97,27 @@ public:
         out.push_back(s);
       }
     std::vector<PointShape> funcs = {
-        {{"function", true}},
-        {{"function", true}, {"call", false}},
-        {{"function", true}, {"return", false}},
-        {{"library", true}, {"function", true}},
-        {{"library", true}, {"function", true}, {"call", false}},
-        {{"library", true}, {"function", true}, {"return", false}},
         {{"mark", true}},
         {{"provider", true}, {"mark", true}},
     };
+    // functions and statements, each also after library("LIB")
+    const std::vector<PointShape> code = {
+        {{"function", true}},
+        {{"function", true}, {"call", false}},
+        {{"function", true}, {"return", false}},
+        {{"function", true}, {"inline", false}},
+        {{"function", true}, {"label", true}},
+        {{"statement", true}},
+        {{"statement", true}, {"nearest", false}},
+    };
+    for (bool lib : {false, true})
+      for (const PointShape &c : code) {
+        PointShape f;
+        if (lib)
+          f.push_back({"library", true});
+        f.insert(f.end(), c.begin(), c.end());
+        funcs.push_back(f);
+      }
     // .plt is .plt("*"); each also after library("LIB")
     for (bool arg : {true, false})
       for (bool ret : {false, true})
@@ -143,8 +157,10 @@ public:
                                     : "invalid suffix for probe: absolute");
       return false;
     }
+    // statement("f@file:line") is DWARF's (resolve_functions)
+    bool dwarf_statement = what == "statement" && string_arg(cs[1]);
     if (what != "function" && what != "library" && what != "mark" && what != "provider" &&
-        what != "plt") {
+        what != "plt" && !dwarf_statement) {
       diag.error(cs[1].loc, "unexpected '" + what + "' in '" + probe_point_string(point) + "'" +
                                 (what == "statement" ? ": not supported yet"
                                      : ""));
@@ -187,8 +203,8 @@ public:
     if (i < cs.size() && cs[i].functor == "plt")
       return resolve_plt(user, decl, point, i, lib ? *lib : *program, lib.has_value(), out,
                          diag);
-    return resolve_functions(user, decl, point, i, lib ? *lib : *program, lib.has_value(), out,
-                             diag);
+    return resolve_functions(env, user, decl, point, i, lib ? *lib : *program, lib.has_value(),
+                             out, diag);
   }
 
   std::vector<ContextVar> context_vars(const ResolvedProbe &probe) const override {
@@ -366,76 +382,113 @@ private:
     return std::nullopt;
   }
 
-  bool resolve_functions(UserTarget &user, ast::ProbeDecl &decl, ast::ProbePoint &point, size_t i,
-                         const Object &obj, bool in_library, std::vector<ResolvedProbe> &out,
-                         Diagnostics &diag) const {
+  // function("PATTERN")[.call|.return|.inline|.label("L")] and
+  // statement("PATTERN")[.nearest] from component `i` on: through the
+  // object's DWARF when it has some (probes/user_dwarf.h), else functions
+  // by ELF symbol (entry at the symbol, no target variables).
+  bool resolve_functions(const ResolveEnv &env, UserTarget &user, ast::ProbeDecl &decl,
+                         ast::ProbePoint &point, size_t i, const Object &obj, bool in_library,
+                         std::vector<ResolvedProbe> &out, Diagnostics &diag) const {
     const auto &cs = point.components;
-    if (i >= cs.size() || cs[i].functor != "function" || !string_arg(cs[i])) {
+    if (i >= cs.size() || (cs[i].functor != "function" && cs[i].functor != "statement") ||
+        !string_arg(cs[i])) {
       diag.error(i < cs.size() ? cs[i].loc : cs.back().loc,
                  "expected function(\"NAME\") in '" + probe_point_string(point) + "'");
       return false;
     }
     const size_t function_index = i;
-    const std::string pattern = string_arg(cs[i])->value;
-    const SourceLoc loc = cs[i].arg->loc;
-    if (pattern.find_first_of("@:+") != std::string::npos) {
-      diag.error(loc, "'" + pattern + "': a source file or line in a user function probe needs "
-                      "the program's DWARF, which is not read yet (translator/dwarf)");
-      return false;
-    }
-    ++i;
-    bool is_return = false;
-    if (i < cs.size() && (cs[i].functor == "call" || cs[i].functor == "return")) {
-      is_return = cs[i].functor == "return";
-      ++i;
-    }
-    if (i < cs.size()) {
-      diag.error(cs[i].loc, "unexpected '" + cs[i].functor + "' in '" +
-                                probe_point_string(point) + "'" +
-                                (cs[i].functor == "inline" || cs[i].functor == "label"
-                                     ? ": needs the program's DWARF, not read yet"
-                                     : ""));
-      return false;
-    }
-    // name -> address: every name for an exact match, one name per address
-    // for a wildcard (aliases would probe one instruction twice).
-    std::vector<std::pair<std::string, uint64_t>> matches;
-    if (has_wildcard(pattern)) {
-      for (const symtab::IndexedSymbol &s : symtab::index_symbols(obj.elf->function_symbols()))
-        if (fnmatch(pattern.c_str(), s.name.c_str(), 0) == 0)
-          matches.emplace_back(s.name, s.start);
-    } else {
-      for (const symtab::ElfSymbol &s : obj.elf->function_symbols()) {
-        std::string name = s.name.substr(0, s.name.find('@'));
-        if (name == pattern) {
-          matches.emplace_back(pattern, s.value);
-          break;
-        }
+    UserDwarfRequest req;
+    req.statement = cs[i].functor == "statement";
+    req.pattern = string_arg(cs[i])->value;
+    req.loc = cs[i].arg->loc;
+    for (++i; i < cs.size(); ++i) {
+      const std::string &f = cs[i].functor;
+      if (!req.statement && (f == "call" || f == "return") && !req.inlined) {
+        req.is_return = f == "return";
+      } else if (!req.statement && f == "inline" && !req.is_return) {
+        req.inlined = true;
+      } else if (!req.statement && f == "label" && string_arg(cs[i])) {
+        req.label = string_arg(cs[i])->value;
+      } else if (req.statement && f == "nearest") {
+        req.nearest = true;
+      } else {
+        diag.error(cs[i].loc, "unexpected '" + f + "' in '" + probe_point_string(point) + "'");
+        return false;
       }
     }
-    if (matches.empty()) {
+    req.want_scope = env.list_vars || uses_target_vars(decl);
+    std::string why;
+    dwarf::DebugFile *dw = user_dwarf(user, obj.file.target_path, obj.file.host_path, why);
+    std::vector<UserPoint> points;
+    if (dw) {
+      bool compat32 = obj.elf->machine() == EM_386 && user.arch == "x86_64";
+      if (!find_user_points(env, *dw, compat32, req, points, diag))
+        return false;
+      if (points.empty() && !req.needs_dwarf()) {
+        points = symbol_points(obj, req.pattern);
+        if (req.want_scope)
+          add_symbol_scopes(env, *dw, compat32, req, points);
+      }
+    } else if (req.needs_dwarf()) {
       if (!point.optional)
-        diag.error(loc, "no function of '" + obj.file.target_path + "' matches '" + pattern +
-                            "'");
+        diag.error(req.loc, "cannot resolve '" + req.pattern + "': " + why);
       return point.optional;
+    } else {
+      points = symbol_points(obj, req.pattern);
+      if (req.want_scope)
+        for (UserPoint &p : points)
+          p.scope = no_dwarf_scope(why);
     }
-    for (const auto &[name, addr] : matches) {
-      auto off = file_offset(*obj.elf, addr);
+    bool any = false;
+    for (const UserPoint &up : points) {
+      auto off = file_offset(*obj.elf, up.addr);
       if (!off)
         continue;
       ast::ProbePoint *p = with_string_arg(point, 0, program_path(user, point, obj, in_library));
       if (in_library)
         p = with_string_arg(*p, 1, obj.file.target_path);
-      p = with_string_arg(*p, function_index, name);
+      p = with_string_arg(*p, function_index, up.spelling);
+      for (size_t k = function_index + 1; !up.label.empty() && k < p->components.size(); ++k)
+        if (p->components[k].functor == "label")
+          p = with_string_arg(*p, k, up.label);
       ResolvedProbe r = make_resolved(decl, *p, this);
-      r.function = name;
-      r.is_return = is_return;
-      r.c_fields = common_fields(obj, *off, addr, point.optional) +
-                   ", .is_return = " + (is_return ? "true" : "false");
+      r.function = up.function;
+      r.is_return = req.is_return;
+      r.scope = up.scope;
+      r.c_fields = common_fields(obj, *off, up.addr, point.optional) +
+                   ", .is_return = " + (req.is_return ? "true" : "false");
       out.push_back(std::move(r));
+      any = true;
+    }
+    if (!any) {
+      if (!point.optional)
+        diag.error(req.loc, "no " + std::string(req.statement ? "statement" : "function") +
+                                " of '" + obj.file.target_path + "' matches '" + req.pattern +
+                                "'" + (req.label ? " with label '" + *req.label + "'" : ""));
+      return point.optional;
     }
     note_probed(user, obj);
     return true;
+  }
+
+  // Functions by ELF symbol: every name for an exact match, one name per
+  // address for a wildcard (aliases would probe one instruction twice).
+  static std::vector<UserPoint> symbol_points(const Object &obj, const std::string &pattern) {
+    std::vector<UserPoint> out;
+    if (has_wildcard(pattern)) {
+      for (const symtab::IndexedSymbol &s : symtab::index_symbols(obj.elf->function_symbols()))
+        if (fnmatch(pattern.c_str(), s.name.c_str(), 0) == 0)
+          out.push_back(UserPoint{s.name, s.name, "", s.start, nullptr});
+    } else {
+      for (const symtab::ElfSymbol &s : obj.elf->function_symbols()) {
+        std::string name = s.name.substr(0, s.name.find('@'));
+        if (name == pattern) {
+          out.push_back(UserPoint{pattern, pattern, "", s.value, nullptr});
+          break;
+        }
+      }
+    }
+    return out;
   }
 
   // .plt("NAME") / .plt: the PLT entries of the object whose symbol

@@ -9,8 +9,13 @@
 #include "driver/sysroot.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace stap::dwarf {
+class UserDebuginfo;
+}
 
 namespace stap::probes {
 
@@ -24,6 +29,9 @@ struct UserTarget {
   long target_pid = 0;
   // Objects (target paths) that probes were placed in.
   std::vector<std::string> probed_objects;
+  // The DWARF of the objects probed (dwarf/user_debuginfo.h), made on
+  // first use by probes/user_dwarf.cpp.
+  std::shared_ptr<dwarf::UserDebuginfo> debuginfo;
 };
 
 } // namespace stap::probes
