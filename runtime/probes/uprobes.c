@@ -84,6 +84,8 @@ static bool stp_uprobe_run_data(const struct stp_probe *probe, struct stp_uprobe
 	return ran;
 }
 
+#include "uprobe_entry.c"
+
 static int stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, uc);
@@ -94,13 +96,27 @@ static int stp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 	return 0;
 }
 
+/* A return probe with @entry values: its entry part, at the entry. */
+static int stp_uretprobe_entry_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, uc);
+
+	if (stp_uprobe_wanted(u))
+		stp_uentry_enter(u, regs);
+	return 0;
+}
+
 static int stp_uretprobe_handler(struct uprobe_consumer *uc, unsigned long func,
 				 struct pt_regs *regs)
 {
 	struct stp_uprobe *u = container_of(uc, struct stp_uprobe, uc);
 
+	if (!stp_uprobe_wanted(u))
+		return 0;
 	/* `func`: where the returning function was entered, u's instruction. */
-	if (stp_uprobe_wanted(u))
+	if (u->entry)
+		stp_uentry_return(u, regs, func);
+	else
 		stp_uprobe_run_data(u->probe, u, regs, func, NULL);
 	return 0;
 }
@@ -145,10 +161,13 @@ static int stp_uprobe_arm(struct stp_uprobe *u)
 	int rc;
 
 	memset(&u->uc, 0, sizeof(u->uc));
-	if (u->is_return)
+	if (u->is_return) {
 		u->uc.ret_handler = stp_uretprobe_handler;
-	else
+		if (u->entry) /* its @entry part (uprobe_entry.c) */
+			u->uc.handler = stp_uretprobe_entry_handler;
+	} else {
 		u->uc.handler = stp_uprobe_handler;
+	}
 	u->inode = stp_uprobe_inode(u->path, &rc);
 	if (!u->inode)
 		return rc;
@@ -175,6 +194,12 @@ static int stp_uprobes_register(void)
 	unsigned i;
 	int rc;
 
+	for (i = 0; i < stp_kind_table(UPROBE)->n; i++) {
+		struct stp_uprobe *u = &((struct stp_uprobe *)stp_kind_table(UPROBE)->probes)[i];
+
+		if (u->entry && (rc = stp_uentry_alloc(u->entry_data_size)))
+			return rc;
+	}
 	mutex_lock(&stp_uprobes_late_mutex); /* the task finder runs already */
 	stp_uprobes_closed = false;
 	atomic_set(&stp_uprobes_waiting, 0);
@@ -246,6 +271,7 @@ static void stp_uprobes_unregister(void)
 		u->registered = false;
 	}
 	mutex_unlock(&stp_uprobes_late_mutex);
+	stp_uentry_free();
 }
 
 static const struct stp_probe_kind_ops stp_kind_uprobes = {

@@ -25,6 +25,8 @@ struct stp_uprobe {
 	unsigned long sdt_sem;      /* file offset of the SDT semaphore, 0 = none */
 	unsigned long link_pc;      /* link-time address of the probed instruction */
 	bool is_return;
+	const struct stp_probe *entry; /* a return probe's @entry part (uprobe_entry.c) */
+	unsigned entry_data_size;      /* bytes of its values */
 	bool optional;              /* `?`: a failed registration is not an error */
 	int pid;                    /* process(PID): only that process; 0: the target's tree */
 	const struct stp_sdt_arg *args; /* .mark: the marker's operands */

@@ -226,6 +226,10 @@ public:
     return {};
   }
 
+  // A return probe's @entry part runs from the same uprobe's entry
+  // handler, its values kept per call (runtime/probes/uprobe_entry.c).
+  bool has_entry_values() const override { return true; }
+
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
     w.emit_probe_table("UPROBE", "struct stp_uprobe", probes);
