@@ -173,6 +173,11 @@ std::optional<Place> walk(const WalkContext &ctx, Place p, const std::string &st
     } else if (t->kind == Kind::Pointer) {
       base = pointer_value(ctx, p);
       elem = t->target;
+    } else if (p.address && &comp == &cs.front() && start_name.rfind("@cast", 0) == 0) {
+      // @cast(p, "T")[i]: element i of an array of T at p, as SystemTap
+      // reads it (the cast names the memory at p as a T).
+      base = p.c;
+      elem = p.type;
     } else {
       return fail(comp.loc, "'" + name + "' is '" + tt.c_name(p.type) +
                                 "': only arrays and pointers can be indexed");

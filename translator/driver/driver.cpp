@@ -89,6 +89,9 @@ private:
   PassTimer timer_;
   ast::Arena arena_;
   Program program_;
+  // The library macros' table owns their .stpm sources: tokens of a macro
+  // body point into them until the end (diagnostics in pass 2 and later).
+  std::shared_ptr<const parse::MacroTable> library_macros_;
   Target target_;
   // The target kernel's types (BTF), loaded when a probe or @cast first asks.
   std::unique_ptr<debuginfo::KernelDebuginfo> kernel_debuginfo_;
@@ -168,7 +171,7 @@ bool Driver::pass1_parse() {
                                  target_.arch};
   tapsets::TapsetFiles library = tapsets::find_tapset_files(path);
   // Library macros first: the user script may use them too.
-  po.library_macros = load_library_macros(library, po, diag_);
+  po.library_macros = library_macros_ = load_library_macros(library, po, diag_);
   program_.files.push_back(parse::parse_file(src, arena_, diag_, po));
   if (diag_.errors())
     return false;

@@ -275,9 +275,25 @@ public:
   }
 
   // After the last sweep: names that never got a type.
+  // A tapset global that no code uses is no error: loading a tapset file
+  // for one of its globals brings the others along (this.stp's slots).
   void report_untyped(Program &p) {
+    struct Used : ast::Visitor {
+      std::set<const ast::GlobalDecl *> globals;
+      void visit(ast::SymbolExpr &n) override {
+        if (n.global)
+          globals.insert(n.global);
+      }
+    } used;
+    for (ast::ProbeDecl *pr : p.files.front()->probes)
+      if (pr->body)
+        pr->body->accept(used);
+    for (ast::FunctionDecl *fn : p.functions)
+      if (fn->body)
+        fn->body->accept(used);
+    const SourceFile *script = p.files.front()->source.get();
     for (ast::GlobalDecl *g : p.globals)
-      if (g->type == Type::Unknown)
+      if (g->type == Type::Unknown && (g->file == script || used.globals.count(g)))
         diag_.error(g->loc, "unresolved type for global '" + g->name + "'");
     for_each_local(p, [&](ast::VarDecl *v) {
       if (v->type == Type::Unknown)
