@@ -7,7 +7,7 @@
  * mapping of the file, those that exist and those made later (exec, dlopen),
  * so the -c command, released by staprun only after "start", runs with its
  * probes in place. A file that does not exist at the start is armed when a
- * task first maps it (stp_uprobes_arm_late). The handlers filter by process: with -c or -x only the
+ * task first maps it (stp_uprobes_arm_late), on that mapping's inode. The handlers filter by process: with -c or -x only the
  * target's process tree runs them (SystemTap's rule); process(PID) only
  * that process.
  *
@@ -155,8 +155,9 @@ static DEFINE_MUTEX(stp_uprobes_late_mutex);
 static atomic_t stp_uprobes_waiting = ATOMIC_INIT(0);
 static bool stp_uprobes_closed;
 
-/* Registers u on its file's inode: 0 or -errno. */
-static int stp_uprobe_arm(struct stp_uprobe *u)
+/* Registers u on `inode` (pinned; u keeps it, or it is released): 0 or
+ * -errno. */
+static int stp_uprobe_arm_inode(struct stp_uprobe *u, struct inode *inode)
 {
 	int rc;
 
@@ -168,9 +169,7 @@ static int stp_uprobe_arm(struct stp_uprobe *u)
 	} else {
 		u->uc.handler = stp_uprobe_handler;
 	}
-	u->inode = stp_uprobe_inode(u->path, &rc);
-	if (!u->inode)
-		return rc;
+	u->inode = inode;
 	rc = u->sdt_sem ? uprobe_register_refctr(u->inode, u->offset, u->sdt_sem, &u->uc)
 			: uprobe_register(u->inode, u->offset, &u->uc);
 	if (rc) {
@@ -179,6 +178,15 @@ static int stp_uprobe_arm(struct stp_uprobe *u)
 	}
 	u->registered = rc == 0;
 	return rc;
+}
+
+/* Registers u on its file's inode: 0 or -errno. */
+static int stp_uprobe_arm(struct stp_uprobe *u)
+{
+	int rc;
+	struct inode *inode = stp_uprobe_inode(u->path, &rc);
+
+	return inode ? stp_uprobe_arm_inode(u, inode) : rc;
 }
 
 static void stp_uprobe_failed(struct stp_uprobe *u, int rc)
@@ -207,6 +215,7 @@ static int stp_uprobes_register(void)
 		struct stp_uprobe *u = &((struct stp_uprobe *)stp_kind_table(UPROBE)->probes)[i];
 
 		u->waiting = false;
+		u->inode = NULL;
 		rc = stp_uprobe_arm(u);
 		if (rc == -ENOENT) {
 			u->waiting = true;
@@ -221,25 +230,63 @@ static int stp_uprobes_register(void)
 	return 0;
 }
 
+/* For each waiting probe whose path current maps (d_path of the mapping,
+ * relative to current's root): the mapping's inode, pinned, in u->inode.
+ * The mapping's own inode is what the kernel compares a uprobe's with when
+ * it installs breakpoints in a mapping; below an overlay the file behind
+ * a mapping need not be the one d_real_inode() of the path gives. One
+ * d_path() per file mapping. */
+static void stp_uprobes_find_mapped(char *buf)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned i;
+
+	if (!mm || mmap_read_lock_killable(mm))
+		return;
+	{
+		VMA_ITERATOR(vmi, mm, 0);
+		for_each_vma(vmi, vma) {
+			char *p;
+
+			if (!vma->vm_file)
+				continue;
+			p = d_path(&vma->vm_file->f_path, buf, PATH_MAX);
+			if (IS_ERR(p))
+				continue;
+			for (i = 0; i < stp_kind_table(UPROBE)->n; i++) {
+				struct stp_uprobe *u =
+					&((struct stp_uprobe *)stp_kind_table(UPROBE)->probes)[i];
+				if (u->waiting && !u->inode && !strcmp(p, u->path))
+					u->inode = igrab(file_inode(vma->vm_file));
+			}
+		}
+	}
+	mmap_read_unlock(mm);
+}
+
 /* Task work of a task whose map changed (task_finder.c), sleepable: arms
- * the waiting probes whose file now exists (kern_path from the task's
- * root, as the session start looked from staprun's). */
+ * the waiting probes whose file this task maps now. */
 static void stp_uprobes_arm_late(void)
 {
+	char *buf;
 	unsigned i;
 	int rc;
 
 	if (!atomic_read(&stp_uprobes_waiting))
 		return;
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		return;
 	mutex_lock(&stp_uprobes_late_mutex);
+	if (!stp_uprobes_closed)
+		stp_uprobes_find_mapped(buf);
 	for (i = 0; !stp_uprobes_closed && i < stp_kind_table(UPROBE)->n; i++) {
 		struct stp_uprobe *u = &((struct stp_uprobe *)stp_kind_table(UPROBE)->probes)[i];
 
-		if (!u->waiting)
+		if (!u->waiting || !u->inode)
 			continue;
-		rc = stp_uprobe_arm(u);
-		if (rc == -ENOENT)
-			continue;
+		rc = stp_uprobe_arm_inode(u, u->inode);
 		u->waiting = false;
 		atomic_dec(&stp_uprobes_waiting);
 		if (rc && !u->optional)
@@ -247,6 +294,7 @@ static void stp_uprobes_arm_late(void)
 				     u->probe->pp, u->probe->loc, u->path, rc);
 	}
 	mutex_unlock(&stp_uprobes_late_mutex);
+	kfree(buf);
 }
 
 /* No handler of ours runs once this returns: uprobe_unregister() takes the
