@@ -86,6 +86,21 @@ static void stp_pe_run(enum stp_proc_kind kind)
 	stp_pe_run_regs(kind, NULL);
 }
 
+/* At exec: the end probes of the image being replaced, but those with a
+ * path, which current's exe (the new image) cannot tell. */
+static void stp_pe_run_old_image_end(void)
+{
+	unsigned i;
+
+	if (current->flags & PF_KTHREAD)
+		return;
+	for (i = 0; i < stp_kind_table(PROC)->n; i++) {
+		const struct stp_proc_probe *p = stp_proc_probe(i);
+		if (p->kind == STP_PROC_END && !p->path && stp_pe_wanted(p))
+			stp_run_event_probe(p->probe);
+	}
+}
+
 static void stp_pe_work_fn(struct stp_task_work *w)
 {
 	stp_pe_run((enum stp_proc_kind)w->arg);
@@ -143,8 +158,9 @@ static void stp_pe_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 		return;
 	/* The old image's end: the new image is already mapped, so a
 	 * process("PATH").end of the old program cannot tell it is its own
-	 * and does not run. */
-	stp_pe_run(STP_PROC_END);
+	 * and does not run (matched against the exe now, it would be the
+	 * NEW program's end, at its start). */
+	stp_pe_run_old_image_end();
 	stp_pe_run(STP_PROC_BEGIN);
 	if (stp_pe_waiting)
 		stp_twq_add(&stp_pe_works, current, stp_pe_late_exec, 0, false);
