@@ -39,9 +39,14 @@
 #include "passes/check_fetches.h"
 #include "run/run.h"
 #include "run/run_remote.h"
+#include "run/run_ssh.h"
+#include "remote/ssh_host.h"
 
 #include <cstdio>
 #include <iostream>
+#include <list>
+#include <memory>
+#include <unistd.h>
 #include <sys/utsname.h>
 
 namespace stap {
@@ -62,6 +67,18 @@ std::shared_ptr<SourceFile> read_script(const Options &o, Diagnostics &diag) {
   return f;
 }
 
+// SystemTap's last line for a failed pass, naming the man page that explains
+// that pass's errors (docs/man/error::passN.7stap). As in 4.8: not for a
+// listing (-l/-L), and not for errors before pass 1 (the target, -d);
+// -q does not hide it. Checked against 4.8 with -p1..-p4 failures.
+int pass_failed(const Options &opts, int pass) {
+  static const char *const what[] = {"", "parse", "analysis", "translation", "compilation",
+                                     "run"};
+  if (opts.list_pattern.empty())
+    std::fprintf(stderr, "Pass %d: %s failed.  [man error::pass%d]\n", pass, what[pass], pass);
+  return 1;
+}
+
 class Driver {
 public:
   Driver(const Options &o) : opts_(o), diag_(std::cerr) {
@@ -69,6 +86,9 @@ public:
     diag_.set_warnings_fatal(o.warnings_fatal);
   }
   int run();
+  // Passes 1 to 4 (or -p's last): 0, or 1 after the failed pass's line.
+  int build();
+  const std::string &module_path() const { return module_path_; }
 
 private:
   bool find_user_objects();
@@ -78,7 +98,7 @@ private:
   bool pass3_translate();
   bool pass4_build();
   int pass5_run();
-  int pass_failed(int pass);
+  int pass_failed(int pass) { return stap::pass_failed(opts_, pass); }
   void verbose_pass(int pass, const std::string &what) {
     if (opts_.verbose)
       std::fprintf(stderr, "Pass %d: %s %s\n", pass, what.c_str(), timer_.usage().c_str());
@@ -306,19 +326,7 @@ int Driver::pass5_run() {
   return rc;
 }
 
-// SystemTap's last line for a failed pass, naming the man page that explains
-// that pass's errors (docs/man/error::passN.7stap). As in 4.8: not for a
-// listing (-l/-L), and not for errors before pass 1 (the target, -d);
-// -q does not hide it. Checked against 4.8 with -p1..-p4 failures.
-int Driver::pass_failed(int pass) {
-  static const char *const what[] = {"", "parse", "analysis", "translation", "compilation",
-                                     "run"};
-  if (opts_.list_pattern.empty())
-    std::fprintf(stderr, "Pass %d: %s failed.  [man error::pass%d]\n", pass, what[pass], pass);
-  return 1;
-}
-
-int Driver::run() {
+int Driver::build() {
   if (!resolve_target(opts_, target_, diag_))
     return 1;
   if (!find_user_objects())
@@ -337,11 +345,82 @@ int Driver::run() {
     return 0;
   if (!pass4_build())
     return pass_failed(4);
-  if (opts_.last_pass == 4)
-    return 0;
+  return 0;
+}
+
+int Driver::run() {
+  if (int rc = build(); rc != 0 || opts_.last_pass < 5)
+    return rc;
   int rc = pass5_run();
   if (rc != 0)
     pass_failed(5);
+  return rc;
+}
+
+// --remote=ssh://...: asks each host for its kernel, builds the module once
+// per kernel release (one Driver each), then runs every host at once.
+int run_on_ssh_hosts(const Options &opts) {
+  Diagnostics diag(std::cerr);
+  char control_tmpl[] = "/tmp/stap-ssh.XXXXXX"; // ssh's sockets: short paths
+  if (!mkdtemp(control_tmpl)) {
+    diag.error("cannot create a directory in /tmp for ssh's connections");
+    return 1;
+  }
+  std::string control_dir = control_tmpl;
+  std::vector<std::unique_ptr<remote::SshHost>> hosts;
+  std::list<Options> per_release_opts; // each Driver keeps a reference
+  std::vector<std::pair<std::string, std::unique_ptr<Driver>>> builds;
+  auto build_for = [&](const std::string &release) -> Driver * {
+    for (auto &b : builds)
+      if (b.first == release)
+        return b.second.get();
+    return nullptr;
+  };
+  int rc = 0;
+  for (size_t i = 0; i < opts.ssh_remotes.size() && rc == 0; ++i) {
+    std::string err;
+    auto url = remote::parse_ssh_url(opts.ssh_remotes[i], err);
+    if (url)
+      hosts.push_back(
+          std::make_unique<remote::SshHost>(*url, control_dir + "/" + std::to_string(i)));
+    if (!url || !hosts.back()->probe(err)) {
+      diag.error(err);
+      rc = 1;
+      break;
+    }
+    const remote::SshHost &h = *hosts.back();
+    if (opts.verbose)
+      std::fprintf(stderr, "%s: kernel %s (%s)\n", url->url.c_str(), h.release().c_str(),
+                   h.arch().c_str());
+    if (!opts.kernel_release.empty() && opts.kernel_release != h.release()) {
+      diag.error("-r " + opts.kernel_release + " conflicts with --remote=" + url->url +
+                 ", which runs " + h.release());
+      rc = 1;
+    }
+  }
+  for (size_t i = 0; i < hosts.size() && rc == 0; ++i) {
+    const std::string &release = hosts[i]->release();
+    if (build_for(release))
+      continue;
+    Options &o = per_release_opts.emplace_back(opts);
+    o.kernel_release = release;
+    builds.emplace_back(release, std::make_unique<Driver>(o));
+    rc = builds.back().second->build();
+  }
+  if (rc == 0 && opts.last_pass == 5) {
+    std::vector<run::SshRun> runs;
+    for (auto &h : hosts)
+      runs.push_back({h.get(), build_for(h->release())->module_path()});
+    if (opts.verbose)
+      std::fprintf(stderr, "Pass 5: starting run.\n");
+    rc = run::run_ssh(opts, runs, diag);
+    if (rc != 0)
+      pass_failed(opts, 5);
+  }
+  for (auto &h : hosts)
+    h->close();
+  builds.clear();
+  rmdir(control_dir.c_str());
   return rc;
 }
 
@@ -358,6 +437,8 @@ int run_stap(int argc, char **argv) {
     build::ModuleCache(build::default_cache_dir()).clean(true, opts->verbose);
     return 0;
   }
+  if (!opts->ssh_remotes.empty())
+    return run_on_ssh_hosts(*opts);
   Driver d(*opts);
   return d.run();
 }

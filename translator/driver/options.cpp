@@ -1,4 +1,5 @@
 #include "driver/options.h"
+#include "remote/ssh_url.h"
 #include "util/number.h"
 
 #include <elfutils/libdwfl.h>
@@ -41,6 +42,10 @@ void usage(FILE *to) {
       "   -o FILE    send the output to FILE\n"
       "   -s MB      per-CPU output buffer size in MB\n"
       "   --remote=qemu://[RELEASE]  run pass 5 in a qemu virtual machine\n"
+      "   --remote=ssh://[USER@]HOST[:PORT]  run pass 5 on HOST with ssh\n"
+      "              (repeatable: every host runs the script at once)\n"
+      "   --remote-prefix  prefix each host's output lines with \"N: \", N its\n"
+      "              index among the --remote options (from 0)\n"
       "   --remote-timeout=S  stop the remote session after S seconds (default 600;\n"
       "              0: no limit; or $STAP_REMOTE_TIMEOUT)\n"
       "   --disable-cache  neither use nor fill the module cache\n"
@@ -80,6 +85,7 @@ enum LongOnly {
   OPT_CLEAN_CACHE,
   OPT_SYSROOT,
   OPT_LDD,
+  OPT_REMOTE_PREFIX,
 };
 
 bool is_directory(const std::string &path) {
@@ -95,6 +101,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       {"version", no_argument, nullptr, 'V'},
       {"remote", required_argument, nullptr, OPT_REMOTE},
       {"remote-timeout", required_argument, nullptr, OPT_REMOTE_TIMEOUT},
+      {"remote-prefix", no_argument, nullptr, OPT_REMOTE_PREFIX},
       {"disable-cache", no_argument, nullptr, OPT_DISABLE_CACHE},
       {"poison-cache", no_argument, nullptr, OPT_POISON_CACHE},
       {"clean-cache", no_argument, nullptr, OPT_CLEAN_CACHE},
@@ -116,11 +123,11 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
     case 'V':
       // What this build can do, as 4.8's "enabled features" line: kernel
       // debuginfo from BTF and DWARF (elfutils), the probe families that
-      // need no debuginfo, and the qemu target for pass 5.
+      // need no debuginfo, and the qemu and ssh targets for pass 5.
       std::printf("stap (SystemTap-compatible translator) version %s\n"
                   "language: SystemTap 4.8\n"
                   "elfutils: %s\n"
-                  "enabled features: BTF DWARF TRACEPOINTS UPROBES SDT PERF QEMU_REMOTE\n",
+                  "enabled features: BTF DWARF TRACEPOINTS UPROBES SDT PERF QEMU_REMOTE SSH_REMOTE\n",
                   STAP_VERSION, dwfl_version(nullptr));
       exit_now = true;
       return o;
@@ -172,7 +179,17 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
         ok = fail("only one -e script may be given");
       o.script_text = optarg;
       break;
-    case OPT_REMOTE: o.remote = optarg; break;
+    case OPT_REMOTE:
+      if (remote::is_ssh_url(optarg))
+        o.ssh_remotes.push_back(optarg);
+      else if (o.remote.empty())
+        o.remote = optarg;
+      else
+        ok = fail("only one --remote=qemu:// target may be given");
+      if (!o.remote.empty() && !o.ssh_remotes.empty())
+        ok = fail("--remote=qemu:// and ssh targets cannot be mixed");
+      break;
+    case OPT_REMOTE_PREFIX: o.remote_prefix = true; break;
     case OPT_REMOTE_TIMEOUT:
       if (!parse_long(optarg, 0, 7 * 24 * 3600, n))
         ok = fail("invalid --remote-timeout '%s' (seconds, 0 for no limit)", optarg);

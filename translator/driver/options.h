@@ -47,7 +47,11 @@ struct Options {
   long target_pid = 0;        // -x
   std::string output_file;    // -o
   unsigned buffer_mb = 0;     // -s
-  std::string remote;         // --remote=URL
+  std::string remote;         // --remote=qemu://[RELEASE] (one)
+  // --remote=ssh://[USER@]HOST[:PORT] or [USER@]HOST, repeatable, in order
+  // (not with qemu://): built once per kernel release, run on every host.
+  std::vector<std::string> ssh_remotes;
+  bool remote_prefix = false; // --remote-prefix: "N: " before each host's lines
   // --remote-timeout=S (else $STAP_REMOTE_TIMEOUT, else 600): the guest's
   // session is stopped (SIGTERM: end probes still run) after S seconds;
   // 0 = no limit. -1 = not given.

@@ -136,7 +136,9 @@ std::optional<Sysroot> session_sysroot(const Options &opts, const Target &target
                                        Diagnostics &diag) {
   if (!opts.sysroot.empty())
     return Sysroot::directory(opts.sysroot);
-  bool runs_in_i686_guest = target.arch == "i386" && (!opts.remote.empty() || !host_is_i386());
+  // An ssh host's files are read here, at the same paths, as SystemTap does.
+  bool runs_in_i686_guest = target.arch == "i386" && opts.ssh_remotes.empty() &&
+                            (!opts.remote.empty() || !host_is_i386());
   if (!runs_in_i686_guest)
     return Sysroot();
   try {

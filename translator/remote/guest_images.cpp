@@ -52,7 +52,6 @@ std::vector<std::string> qemu_command(const VmTarget &target, const GuestImages 
       "-m", std::to_string(options.memory_mb),
       "-smp", std::to_string(options.cpus),
       "-nographic", "-no-reboot",
-      "-nic", "none", // no network, and no iPXE option ROM to load
       "-kernel", target.vmlinuz,
       "-initrd", images.initrd,
       // panic=-1 and -no-reboot: a panicking guest ends qemu at once.
@@ -61,6 +60,16 @@ std::vector<std::string> qemu_command(const VmTarget &target, const GuestImages 
                      (options.kernel_args.empty() ? "" : " " + options.kernel_args),
       "-virtfs", read_only_share("/", "hostroot"),
   };
+  if (options.forward_tcp.empty()) {
+    cmd.insert(cmd.end(), {"-nic", "none"}); // no network, and no iPXE option ROM to load
+  } else {
+    // Only the forwarded ports, only on the host's loopback; romfile= empty:
+    // the kernel is booted directly, no network boot ROM is needed.
+    std::string netdev = "user,id=n0,restrict=on";
+    for (auto [host, guest] : options.forward_tcp)
+      netdev += ",hostfwd=tcp:127.0.0.1:" + std::to_string(host) + "-:" + std::to_string(guest);
+    cmd.insert(cmd.end(), {"-netdev", netdev, "-device", "virtio-net-pci,netdev=n0,romfile="});
+  }
   if (!images.guest_root.empty())
     cmd.insert(cmd.end(), {"-virtfs", read_only_share(images.guest_root, "guestroot")});
   cmd.insert(cmd.end(), {"-virtfs", "local,path=" + virtfs_path(share_dir) +

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stap::remote {
@@ -93,6 +94,11 @@ struct VmOptions {
   bool keep = false;         // keep the work directory (share + console logs)
   std::string tmp_dir;       // where the work directory goes; default $TMPDIR or /tmp
   std::string kernel_args;   // appended to the kernel command line
+  // TCP ports of the host's loopback (127.0.0.1) forwarded to the guest's
+  // ports, {host, guest}: the guest then has a virtio NIC on qemu's user
+  // network with `restrict=on` (no other traffic in or out). Jobs bring it
+  // up themselves (the ssh test: modprobe virtio_net, 10.0.2.15/24).
+  std::vector<std::pair<int, int>> forward_tcp;
   bool verbose = false;      // progress on stderr
 };
 
