@@ -1,6 +1,7 @@
 #include "debuginfo/btf_files.h"
 
 #include "symtab/kernel_symbols.h"
+#include "util/progress_line.h"
 
 #include <elf.h>
 #include <lzma.h>
@@ -154,6 +155,8 @@ std::optional<BtfBytes> kernel_btf(const std::string &release, std::string &why)
     why = "no kernel image " + image_path;
     return std::nullopt;
   }
+  ProgressLine progress("unpacking the BTF of " + release + " from " + image_path +
+                        " (once per release)");
   auto image = read_file(image_path);
   if (!image) {
     why = "cannot read " + image_path;

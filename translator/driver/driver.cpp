@@ -41,6 +41,7 @@
 #include "run/run_remote.h"
 #include "run/run_ssh.h"
 #include "remote/ssh_host.h"
+#include "util/progress_line.h"
 
 #include <cstdio>
 #include <iostream>
@@ -156,7 +157,11 @@ bool Driver::build_user_tables() {
     for (UserObject &u : resolve_user_objects(req, *sysroot_, diag_))
       user_objects_.push_back(std::move(u));
   }
+  ProgressLine progress("building unwind and symbol tables for -d/--ldd (once, then cached)");
+  size_t done = 0;
   for (const UserObject &u : user_objects_) {
+    progress.set(std::to_string(++done) + "/" + std::to_string(user_objects_.size()) + " " +
+                 u.target_path);
     std::string err;
     auto t = build_user_table(u, *sysroot_, err, kDefaultDebugRoot,
                               opts_.disable_cache ? "" : default_table_cache_dir());

@@ -2,6 +2,7 @@
 
 #include "remote/guest_view.h"
 #include "remote/vm_files.h"
+#include "util/progress_line.h"
 
 namespace stap::remote {
 namespace {
@@ -22,6 +23,8 @@ std::string read_only_share(const std::string &path, const std::string &tag) {
 } // namespace
 
 std::string i386_guest_root() {
+  // Minutes the first time (debootstrap), at once after that.
+  ProgressLine progress("building the i386 guest's root with debootstrap (once)");
   std::string root = run_for_output({vm_scripts_dir() + "/mkroot-i386"});
   if (!is_directory(root))
     throw VmError("mkroot-i386 produced no root");

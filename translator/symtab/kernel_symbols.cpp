@@ -2,6 +2,7 @@
 
 #include "remote/vm.h"
 #include "util/systemtap_dir.h"
+#include "util/progress_line.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -88,6 +89,8 @@ bool read_from_guest(const std::string &release, KernelSymbols &k, std::string &
                 " > blacklist && cat kallsyms && echo '# blacklist' && cat blacklist";
   job.timeout_s = 60;
   try {
+    ProgressLine progress("booting a " + release +
+                          " guest to read its kernel symbols (once per release)");
     auto r = remote::run_vm_batch(*target, {job});
     if (r.jobs.empty() || !r.jobs[0].ok()) {
       error = "reading /proc/kallsyms in a " + release + " guest failed" +

@@ -2,6 +2,7 @@
 
 #include "util/run_child.h"
 #include "util/systemtap_dir.h"
+#include "util/progress_line.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -111,6 +112,8 @@ bool build(const std::string &build_dir, const std::vector<std::string> &headers
   if (verbose)
     std::fprintf(stderr, "Compiling %zu tracepoint header(s) of %s for their types\n",
                  headers.size(), build_dir.c_str());
+  ProgressLine progress("compiling " + std::to_string(headers.size()) +
+                        " tracepoint header(s) of " + build_dir + " for their types (once, then cached)");
   ChildResult r = run_child(argv, true);
   for (const std::string &h : headers) {
     std::string stem = object_stem(h);
