@@ -1,4 +1,5 @@
 #include "module_loader.h"
+#include "load_errors.h"
 
 #include <cerrno>
 #include <cstring>
@@ -68,6 +69,8 @@ bool load_module(const std::string &path, const std::vector<std::string> &params
     err = "cannot load module '" + path + "': " + std::strerror(saved);
     if (saved == EEXIST)
       err += " (a module of that name is already loaded)";
+    else if (std::string advice = load_error_advice(saved); !advice.empty())
+      err += "\nERROR: " + advice;
     return false;
   }
   return true;
