@@ -24,6 +24,7 @@
 #include "passes/check_foreach.h"
 #include "passes/check_pragmas.h"
 #include "passes/check_stats.h"
+#include "passes/check_kernel_config.h"
 #include "passes/infer_types.h"
 #include "passes/load_tapsets.h"
 #include "passes/resolve_symbols.h"
@@ -257,6 +258,8 @@ bool Driver::pass2_elaborate() {
     check_global_settings(program_, opts_.global_sets, diag_);
   if (!diag_.errors())
     check_stats(program_, diag_);
+  if (!diag_.errors())
+    check_kernel_config(program_, target_, diag_);
   if (diag_.errors())
     return false;
   if (listing)
