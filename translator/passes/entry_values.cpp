@@ -1,6 +1,7 @@
 #include "passes/entry_values.h"
 
 #include "ast/clone.h"
+#include "ast/rewrite.h"
 #include "ast/visitor.h"
 
 #include <map>
@@ -17,6 +18,43 @@ struct EntryFinder : ast::Visitor {
     if (n.name == "entry")
       found.push_back(&n);
   }
+};
+
+// In a return probe whose family snapshots target variables at entry:
+// `$x`, `$p->f`, `$$parms` become `@entry($x)`..., not $return/$$return,
+// nor a use already inside @entry.
+class SnapshotAtEntry : public ast::Rewriter {
+public:
+  explicit SnapshotAtEntry(ast::Arena &arena) : arena_(arena) {}
+
+protected:
+  ast::Expr *rewrite(ast::Expr *e) override {
+    if (auto *t = dynamic_cast<ast::TargetExpr *>(e)) {
+      if (t->name == "$return" || t->name == "$$return")
+        return e;
+      auto *at = arena_.make<ast::AtOpExpr>(t->loc);
+      at->name = "entry";
+      at->args.push_back(t);
+      made_.push_back(at);
+      return at;
+    }
+    // @entry($x): the user's own, not wrapped twice
+    if (auto *at = dynamic_cast<ast::AtOpExpr *>(e); at && at->name == "entry")
+      for (ast::Expr *&arg : at->args)
+        if (auto *inner = dynamic_cast<ast::AtOpExpr *>(arg); inner && is_made(inner))
+          arg = inner->args[0];
+    return e;
+  }
+
+private:
+  bool is_made(const ast::AtOpExpr *a) const {
+    for (const ast::AtOpExpr *m : made_)
+      if (m == a)
+        return true;
+    return false;
+  }
+  ast::Arena &arena_;
+  std::vector<const ast::AtOpExpr *> made_;
 };
 
 // `kernel.function("f").call` for `kernel.function("f").return[.maxactive(N)]`.
@@ -54,6 +92,14 @@ void resolve_entry_values(const probes::ResolveEnv &env, Program &program, ast::
   }
   std::vector<std::pair<size_t, size_t>> return_entry; // probe indexes
   for (ast::ProbeDecl *decl : order) {
+    bool snapshots = decl->body != nullptr;
+    for (size_t i : points[decl])
+      snapshots = snapshots && program.probes[i].is_return &&
+                  program.probes[i].family->snapshots_return_vars();
+    if (snapshots) {
+      SnapshotAtEntry rewrite(arena);
+      rewrite.body(decl->body);
+    }
     EntryFinder f;
     if (decl->body)
       decl->body->accept(f);

@@ -117,6 +117,11 @@ public:
   // @entry values (passes/entry_values.cpp). kretprobes can; user return
   // probes cannot yet.
   virtual bool has_entry_values() const { return false; }
+  // Whether a return probe's target variables (all but $return) are
+  // snapshots taken at the function's entry, as SystemTap documents them
+  // (stapprobes: "snapshots taken at the time of function entry"): each
+  // use is read as @entry(use). Needs has_entry_values().
+  virtual bool snapshots_return_vars() const { return false; }
   // Emits the C that describes or registers `probes` (all of this family).
   virtual void emit(codegen::ModuleWriter &w,
                     const std::vector<const ResolvedProbe *> &probes) const = 0;

@@ -229,6 +229,8 @@ public:
   // A return probe's @entry part runs from the same uprobe's entry
   // handler, its values kept per call (runtime/probes/uprobe_entry.c).
   bool has_entry_values() const override { return true; }
+  // A return probe's $param is its value at entry, as in SystemTap.
+  bool snapshots_return_vars() const override { return true; }
 
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {

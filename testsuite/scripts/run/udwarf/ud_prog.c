@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (i = 1; i <= 2; i++) {
 		s = scale(&r, i + 1);
-		fprintf(out, "scale -> %ld\n", s);
+		fprintf(out, "scale(id=%ld, factor=%d) -> %ld\n", r.id, i + 1, s);
 		r.id++;
 	}
 	fprintf(out, "ud_add: a=%#lx b=%#lx -> %ld\n", 3L, 4L, ud_add(3, 4));
