@@ -43,41 +43,57 @@ class Tool:
 
 
 def run_once(tool, args, cwd, timeout):
-    """Wall ms of one run, or (None, reason)."""
+    """((wall ms, CPU ms), None) of one run, or (None, reason). CPU is user +
+    system time of the process and the children it waited for (the
+    compiler and make of pass 4): it moves much less with the host's load."""
     t0 = time.monotonic()
-    try:
-        p = subprocess.run(tool.argv + args, cwd=cwd, env=tool.env, timeout=timeout,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    except subprocess.TimeoutExpired:
-        return None, "timed out after %d s" % timeout
+    err = tempfile.TemporaryFile()
+    p = subprocess.Popen(tool.argv + args, cwd=cwd, env=tool.env,
+                         stdout=subprocess.DEVNULL, stderr=err)
+    deadline = t0 + timeout
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            p.kill()
+            os.wait4(p.pid, 0)
+            return None, "timed out after %d s" % timeout
+        time.sleep(0.005)
     ms = (time.monotonic() - t0) * 1000
+    p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
-        last = [l for l in p.stderr.splitlines() if l.strip()][-1:] or ["?"]
+        err.seek(0)
+        lines = [l for l in err.read().decode(errors="replace").splitlines() if l.strip()]
+        last = [l for l in lines if "error" in l.lower()][:1] or lines[-1:] or ["?"]
         return None, "status %d: %s" % (p.returncode, last[0][:160])
-    return ms, None
+    return (ms, (ru.ru_utime + ru.ru_stime) * 1000), None
 
 
 def row(out, section, name, tools, runs, make_args, cwd, timeout, size_of=None):
     """Runs every tool `runs` times, interleaved; make_args(tool, i) gives
     run i's arguments (i = -1: the unmeasured warm-up run, when wanted)."""
     vals = {t.name: [] for t in tools}
+    cpus = {t.name: [] for t in tools}
     notes = {}
     sizes = {}
     for i in range(runs):
         for t in tools:
             if t.name in notes:
                 continue
-            ms, err = run_once(t, make_args(t, i), cwd, timeout)
+            r, err = run_once(t, make_args(t, i), cwd, timeout)
             if err:
                 notes[t.name] = err
                 continue
-            vals[t.name].append(ms)
+            vals[t.name].append(r[0])
+            cpus[t.name].append(r[1])
             if size_of:
                 s = size_of(t, i)
                 if s:
                     sizes[t.name] = s
     for t in tools:
-        rec = {"section": section, "row": name, "tool": t.name, "values": vals[t.name], "unit": "ms"}
+        rec = {"section": section, "row": name, "tool": t.name, "values": vals[t.name],
+               "cpu": cpus[t.name], "unit": "ms"}
         if t.name in notes:
             rec["note"] = notes[t.name]
         if t.name in sizes:

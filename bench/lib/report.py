@@ -156,7 +156,8 @@ def main():
     if rows:
         w("## Translator and build, on this host")
         w("")
-        w("Wall milliseconds of the whole `stap` command (ours: `build/bin/stap -r REL`; 4.8: "
+        w("Wall milliseconds of the whole `stap` command, and the median CPU time (user + "
+          "system, with the compiler's and make's: it moves much less with the host's load) (ours: `build/bin/stap -r REL`; 4.8: "
           "Debian's `/usr/bin/stap -r KBUILD -R RUNTIME`, bench/lib/setup-stap48). Passes 1 and "
           "1-2 run with `-u` (4.8 drops empty probes and then has none). Cold: a new variant of "
           "the script every run (a module cache miss; the per-kernel caches are warm: our "
@@ -171,14 +172,16 @@ def main():
                 sized = sec.startswith("pass 1-4 cold")
                 w("### " + sec[0].upper() + sec[1:])
                 w("")
-                w("| script | ours ms | 4.8 ms | ours / 4.8 |" + (" ours module | 4.8 module |" if sized else ""))
-                w("|---|---|---|---|" + ("---|---|" if sized else ""))
+                w("| script | ours ms | 4.8 ms | ours / 4.8 | CPU ms ours, 4.8 |" + (" ours module | 4.8 module |" if sized else ""))
+                w("|---|---|---|---|---|" + ("---|---|" if sized else ""))
             o, s = rows[k].get("ours", {}), rows[k].get("4.8", {})
             ov, sv = o.get("values", []), s.get("values", [])
             oc = cell(ov) if ov else "- (%s)" % o.get("note", "no run")
             sc = cell(sv) if sv else "- (%s)" % s.get("note", "no run")
             r = ratio(ov, sv)
-            line = "| %s | %s | %s | %s |" % (row, oc, sc, rfmt(r) + (" (%.0fx faster)" % (1 / r) if r and r < 0.5 else ""))
+            ocpu, scpu = o.get("cpu", []), s.get("cpu", [])
+            cpu = "%s, %s" % (fmt(statistics.median(ocpu)) if ocpu else "-", fmt(statistics.median(scpu)) if scpu else "-")
+            line = "| %s | %s | %s | %s | %s |" % (row, oc, sc, rfmt(r) + (" (%.0fx faster)" % (1 / r) if r and r < 0.5 else ""), cpu)
             if sized:
                 line += " %s | %s |" % (("%.0f KB" % (o["size"] / 1024)) if "size" in o else "-",
                                         ("%.0f KB" % (s["size"] / 1024)) if "size" in s else "-")
