@@ -79,7 +79,7 @@ def row(out, section, name, tools, runs, make_args, cwd, timeout, size_of=None):
     sizes = {}
     for i in range(runs):
         for t in tools:
-            if t.name in notes:
+            if t.name in notes or t.name + " " in notes:
                 continue
             r, err = run_once(t, make_args(t, i), cwd, timeout)
             if err:
@@ -87,6 +87,8 @@ def row(out, section, name, tools, runs, make_args, cwd, timeout, size_of=None):
                 continue
             vals[t.name].append(r[0])
             cpus[t.name].append(r[1])
+            if r[0] > 120000:  # one run of two minutes says enough (4.8's syscall.* at load)
+                notes[t.name + " "] = "one run: over 120 s"
             if size_of:
                 s = size_of(t, i)
                 if s:
@@ -138,7 +140,7 @@ def main():
         for name, args, slow in scripts:
             n = a.slow_runs if slow and p == "-p2" else a.runs
             row(out, "pass " + ("1" if p == "-p1" else "1-2"), name, tools, n,
-                lambda t, i, args=args, p=p: [p, "-u"] + args, work, 600)
+                lambda t, i, args=args, p=p: [p, "-u"] + args, work, 400)
 
     # Passes 1-4, cold (a new variant every run) and warm (cache hit).
     def hello(v):
