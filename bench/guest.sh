@@ -12,6 +12,9 @@
 #              hit count is the module's "NAME: N hits" kernel log line
 #   ours       our staprun -c COMMAND MODULE
 #   s48        SystemTap 4.8's staprun48/stapio48 (from staprun-ARCH.tar)
+#   ours-lines, s48-lines
+#              staprun -c COMMAND MODULE; VALUE = the number of output lines
+#              starting with " 0x" (backtrace frames) over the hits
 #   ours-load, s48-load
 #              load to first probe: staprun MODULE, whose begin probe prints
 #              gettimeofday_ns() and exits; COMMAND is ignored
@@ -53,6 +56,17 @@ measure() {
 		insmod "$here/$ko" $params 2> "$out.err" || { echo "$name $round failed: $(cat "$out.err")"; return; }
 		sh -c "$cmd" > "$sink" 2>> "$out.err" || rc=$?
 		rmmod "${ko%.ko}"
+		;;
+	ours-lines | s48-lines)
+		if [ "$loader" = ours-lines ]; then
+			staprun -c "$cmd" "$here/$module" > "$out" 2> "$out.err" || rc=$?
+		else
+			s48 -c "$cmd" "$here/$module" > "$out" 2> "$out.err" || rc=$?
+		fi
+		frames=$(grep -c '^ 0x' "$out")
+		calls=$(grep -c '^calls$' "$out")
+		echo "$name $round $(awk -v f="$frames" -v c="$calls" 'BEGIN { printf "%.1f", c ? f / c : 0 }') $calls"
+		return
 		;;
 	ours) staprun -c "$cmd" "$here/$module" > "$sink" 2> "$out.err" || rc=$? ;;
 	s48) s48 -c "$cmd" "$here/$module" > "$sink" 2> "$out.err" || rc=$? ;;

@@ -216,7 +216,7 @@ def main():
         w("|---|---|---|---|---|---|---|---|")
         for row in gorder:
             g = grows[row]
-            if row == "load to first probe" or row.startswith("plain syscall"):
+            if row in ("load to first probe", "frames per backtrace") or row.startswith("plain syscall"):
                 continue
             t = g["tools"]
             fl, o, s = g["floor"], t.get("ours", []), t.get("4.8", [])
@@ -238,7 +238,12 @@ def main():
             g = grows["plain syscall probe (-d ubench --ldd)"]["tools"]
             w("print_ubacktrace(): ubench's 8-frame (i386: 9) stack at getppid; the cost is "
               "ns per call with `print_ubacktrace()` minus with the same probe only counting "
-              "(that one: ours %s, 4.8 %s ns per getppid)." % (cell(g.get("ours", [])), cell(g.get("4.8", []))))
+              "(that one: ours %s, 4.8 %s ns per getppid)." % (cell(g.get("ours", [])), cell(g.get("4.8", [])))
+              + (" Frames printed per backtrace: ours %s, 4.8 %s (a cost per call compares "
+                 "only where both print the whole stack)." % tuple(
+                     fmt(statistics.median(v)) if v else "-" for v in (
+                         grows.get("frames per backtrace", {}).get("tools", {}).get(t, []) for t in ("ours", "4.8")))
+                 if "frames per backtrace" in grows else ""))
             w("")
         if "load to first probe" in grows:
             g = grows["load to first probe"]
