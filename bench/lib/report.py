@@ -7,6 +7,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import statistics
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -179,9 +180,15 @@ def main():
             oc = cell(ov) if ov else "- (%s)" % o.get("note", "no run")
             sc = cell(sv) if sv else "- (%s)" % s.get("note", "no run")
             r = ratio(ov, sv)
+            rs = rfmt(r) + (" (%.0fx faster)" % (1 / r) if r and r < 0.5 else "")
+            m = re.match(r"timed out after (\d+) s", s.get("note", ""))
+            if ov and not sv and m:  # a lower bound is still a figure
+                limit = int(m.group(1)) * 1000
+                sc = "> %d (stopped)" % limit
+                rs = "< %.3f (over %.0fx faster)" % (statistics.median(ov) / limit, limit / statistics.median(ov))
             ocpu, scpu = o.get("cpu", []), s.get("cpu", [])
             cpu = "%s, %s" % (fmt(statistics.median(ocpu)) if ocpu else "-", fmt(statistics.median(scpu)) if scpu else "-")
-            line = "| %s | %s | %s | %s | %s |" % (row, oc, sc, rfmt(r) + (" (%.0fx faster)" % (1 / r) if r and r < 0.5 else ""), cpu)
+            line = "| %s | %s | %s | %s | %s |" % (row, oc, sc, rs, cpu)
             if sized:
                 line += " %s | %s |" % (("%.0f KB" % (o["size"] / 1024)) if "size" in o else "-",
                                         ("%.0f KB" % (s["size"] / 1024)) if "size" in s else "-")
