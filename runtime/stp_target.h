@@ -12,17 +12,28 @@
 
 #include "stp_strings.h"
 
-/* `where`: "'$file' at t.stp:3:9", a literal of the generated code. */
-static inline void stp_tv_fault(struct stp_context *c, unsigned long addr, int user,
-				const char *where)
+/* `where`: "'$file' at t.stp:3:9", a literal of the generated code;
+ * `op`: "read" or "write". */
+static inline void stp_tv_fault_op(struct stp_context *c, const char *op, unsigned long addr,
+				   int user, const char *where)
 {
 	if (c->last_error)
 		return;
+#ifdef STP_SKIP_BADVARS
+	if (op[0] == 'r')
+		return; /* --skip-badvars: a faulting read gives 0, no error */
+#endif
 	snprintf(c->error_buf, sizeof(c->error_buf),
-		 "%s read fault at 0x%lx (addr) near identifier %s",
-		 user ? "user" : "kernel", addr, where);
+		 "%s %s fault at 0x%lx (addr) near identifier %s",
+		 user ? "user" : "kernel", op, addr, where);
 	c->error_loc = ""; /* the message names the place */
 	stp_error(c, c->error_buf);
+}
+
+static inline void stp_tv_fault(struct stp_context *c, unsigned long addr, int user,
+				const char *where)
+{
+	stp_tv_fault_op(c, "read", addr, user, where);
 }
 
 /* The unsigned integer of `size` bytes (1, 2, 4 or 8) at `addr`. */
@@ -41,6 +52,43 @@ static inline u64 stp_tv_read(struct stp_context *c, unsigned long addr, unsigne
 	}
 	stp_tv_fault(c, addr, user, where);
 	return 0;
+}
+
+/* Guru mode's `$var->member = v`: stores the low `size` bytes (1, 2, 4
+ * or 8) of `val` at `addr` through the exception-table-protected
+ * accessors (copy_to_kernel_nofault is not exported to modules), so a bad
+ * or read-only address is a run-time error, never an oops. */
+static inline void stp_tv_write(struct stp_context *c, unsigned long addr, unsigned size,
+				u64 val, int user, const char *where)
+{
+	union { u8 b; u16 h; u32 w; u64 d; } v;
+	int err = 0;
+	if (unlikely(c->last_error))
+		return;
+	switch (size) {
+	case 1: v.b = val; break;
+	case 2: v.h = val; break;
+	case 4: v.w = val; break;
+	default: v.d = val; size = 8; break;
+	}
+	if (user) {
+		err = copy_to_user_nofault((void __user *)addr, &v, size) ? -EFAULT : 0;
+	} else {
+		pagefault_disable();
+		switch (size) {
+		case 1: __put_kernel_nofault((u8 *)addr, &v.b, u8, fault); break;
+		case 2: __put_kernel_nofault((u16 *)addr, &v.h, u16, fault); break;
+		case 4: __put_kernel_nofault((u32 *)addr, &v.w, u32, fault); break;
+		default: __put_kernel_nofault((u64 *)addr, &v.d, u64, fault); break;
+		}
+		goto done;
+fault:
+		err = -EFAULT;
+done:
+		pagefault_enable();
+	}
+	if (err)
+		stp_tv_fault_op(c, "write", addr, user, where);
 }
 
 /* A bitfield of `bits` bits starting `bit` bits after `addr` (the

@@ -18,6 +18,7 @@
 
 namespace stap::debuginfo {
 class TypeTable;
+struct TargetScope;
 }
 
 namespace stap::ast {
@@ -145,6 +146,9 @@ struct TargetExpr : Expr {
   // Pass 2's answer when the probe family says how to read it (an SDT
   // marker's $arg1, a uprobe's $return): C for the code generator.
   std::string c_expr;
+  // --skip-badvars: the points (their scopes; nullptr for a point without
+  // one) where this variable does not resolve and reads as 0.
+  std::vector<const debuginfo::TargetScope *> substituted_at;
   void accept(Visitor &v) override;
 };
 
@@ -160,6 +164,10 @@ struct CastExpr : Expr {
   // that names the type, and the type.
   std::shared_ptr<const debuginfo::TypeTable> types;
   uint32_t type_id = 0;
+  // @var: C for the variable's address (`var_address`) or value, from
+  // its DWARF location.
+  std::string var_c;
+  bool var_address = true;
   void accept(Visitor &v) override;
 };
 
@@ -169,6 +177,14 @@ struct AutocastExpr : Expr {
   Expr *operand = nullptr;
   std::vector<TargetComponent> components;
   bool addressof = false; // `&p->member`
+  // Bound by pass 2 (passes/autocast.cpp): the debuginfo type the operand
+  // carries. `operand_address`: the operand is the address of an object
+  // of type `type_id` (`&$x->f`, an array); else it is a value of that
+  // type (a pointer).
+  std::shared_ptr<const debuginfo::TypeTable> types;
+  uint32_t type_id = 0;
+  bool operand_address = false;
+  bool operand_user = false;
   void accept(Visitor &v) override;
 };
 

@@ -5,6 +5,7 @@
 #include "codegen/names.h"
 #include "codegen/regex_compile.h"
 #include "codegen/target_access.h"
+#include "passes/target_writes.h"
 #include "passes/builtins.h"
 #include "passes/overloads.h"
 
@@ -149,6 +150,15 @@ public:
     result_ = "((s64)(" + n.op + "(" + expr(n.operand) + ")))";
   }
   void visit(ast::IncDecExpr &n) override {
+    if (written_target(n.operand)) {
+      // Guru mode's `$x->count++`: read, store the new value, yield the
+      // old (postfix) or new (prefix) one.
+      std::string store = target_store_c(scope_, *n.operand, "_r", target_hooks(), diag_);
+      result_ = "({ s64 _o = " + expr(n.operand) + "; s64 _r = (s64)((u64)_o " +
+                n.op.substr(0, 1) + " 1); if (!c->last_error) { " + store + " } " +
+                (n.prefix ? "_r" : "_o") + "; })";
+      return;
+    }
     auto t = lvalue(n.operand);
     if (!t)
       return;
@@ -210,6 +220,10 @@ public:
       aggregate(n);
       return;
     }
+    if (written_target(n.target)) {
+      target_assign(n);
+      return;
+    }
     auto place = lvalue(n.target);
     if (!place)
       return;
@@ -235,6 +249,26 @@ public:
       compute = "(" + t + " " + n.op.substr(0, 1) + " _v)";
     result_ = "({ " + pre + "s64 _v = " + v + "; s64 _r = " + compute +
               "; if (!c->last_error) " + t + " = _r; " + t + "; })";
+  }
+  // Guru mode's `$var->field OP= v` (passes/target_writes.cpp allowed it):
+  // the value first, then the old value for compound operators, then the
+  // store; an error on the way leaves the target as it was.
+  void target_assign(ast::AssignExpr &n) {
+    std::string v = expr(n.value);
+    std::string loc = c_string_literal(loc_string(n.loc));
+    std::string old = n.op == "=" ? "" : expr(n.target);
+    std::string compute = "_v";
+    if (n.op == "/=" || n.op == "%=")
+      compute = std::string(n.op == "/=" ? "stp_div" : "stp_mod") + "(c, _o, _v, " + loc + ")";
+    else if (n.op == "+=" || n.op == "-=" || n.op == "*=")
+      compute = "(s64)((u64)_o " + n.op.substr(0, 1) + " (u64)_v)";
+    else if (n.op == "<<=" || n.op == ">>=")
+      compute = "(_o " + n.op.substr(0, 2) + " (_v & 63))";
+    else if (n.op != "=")
+      compute = "(_o " + n.op.substr(0, 1) + " _v)";
+    std::string store = target_store_c(scope_, *n.target, "_r", target_hooks(), diag_);
+    result_ = "({ s64 _v = " + v + "; " + (old.empty() ? "" : "s64 _o = " + old + "; ") +
+              "s64 _r = " + compute + "; if (!c->last_error) { " + store + " } _r; })";
   }
   void visit(ast::CallExpr &n) override {
     if (n.callee && (n.overloads.size() > 1 || may_next(*n.callee))) {
@@ -466,6 +500,12 @@ public:
     end_stmt();
   }
   void visit(ast::TargetExpr &n) override {
+    // --skip-badvars: not resolvable at this point (passes/target_vars.cpp).
+    if (std::find(n.substituted_at.begin(), n.substituted_at.end(), scope_) !=
+        n.substituted_at.end()) {
+      result_ = "((s64)0)";
+      return;
+    }
     if (scope_ && scope_->types) {
       result_ = target_expr_c(*scope_, n, target_hooks(), diag_);
       return;
@@ -480,12 +520,11 @@ public:
       unsupported(n, "target variable " + n.name);
   }
   void visit(ast::CastExpr &n) override {
-    if (n.kind == ast::CastExpr::Var)
-      unsupported(n, "@var");
-    else
-      result_ = cast_expr_c(n, target_hooks(), diag_);
+    result_ = cast_expr_c(n, target_hooks(), diag_);
   }
-  void visit(ast::AutocastExpr &n) override { unsupported(n, "'->' on a script value (autocast)"); }
+  void visit(ast::AutocastExpr &n) override {
+    result_ = autocast_expr_c(n, target_hooks(), diag_);
+  }
   void visit(ast::AtOpExpr &n) override {
     // passes/entry_values.cpp made @entry's argument the value saved at entry.
     if (n.name == "entry" && n.args.size() == 1)

@@ -233,9 +233,102 @@ std::string cast_expr_c(ast::CastExpr &n, const TargetAccessHooks &hooks, Diagno
     diag.error(n.loc, "@cast to '" + n.type_or_var + "' has no type (pass 2 did not bind it)");
     return "((s64)0)";
   }
+  if (n.kind == ast::CastExpr::Var) {
+    Place start{n.type_id, n.var_address, n.var_c, false};
+    return chain_c(*n.types, start, "@var(\"" + n.type_or_var + "\")", n.components,
+                   n.addressof, n.loc, hooks, diag);
+  }
   Place start{n.type_id, true, "((unsigned long)" + hooks.expr(n.operand) + ")", false};
   std::string label = "@cast(..., \"" + n.type_or_var + "\")";
   return chain_c(*n.types, start, label, n.components, n.addressof, n.loc, hooks, diag);
+}
+
+std::string autocast_expr_c(ast::AutocastExpr &n, const TargetAccessHooks &hooks,
+                            Diagnostics &diag) {
+  if (!n.types) {
+    diag.error(n.loc, "'->' on a value without a type (pass 2 did not bind it)");
+    return "((s64)0)";
+  }
+  Place start{n.type_id, n.operand_address, "((unsigned long)" + hooks.expr(n.operand) + ")",
+              n.operand_user};
+  std::string label = "->";
+  if (auto *s = dynamic_cast<ast::SymbolExpr *>(n.operand))
+    label = s->name;
+  else if (auto *c = dynamic_cast<ast::CallExpr *>(n.operand))
+    label = c->name + "()";
+  return chain_c(*n.types, start, label, n.components, n.addressof, n.loc, hooks, diag);
+}
+
+namespace {
+
+// Where a written chain starts: its types, place, name and components.
+struct ChainStart {
+  const TypeTable *tt = nullptr;
+  Place place;
+  std::string name;
+  const std::vector<ast::TargetComponent> *cs = nullptr;
+};
+
+std::optional<ChainStart> chain_start(const debuginfo::TargetScope *scope, ast::Expr &e,
+                                      const TargetAccessHooks &hooks) {
+  if (auto *t = dynamic_cast<ast::TargetExpr *>(&e)) {
+    std::string why;
+    auto ref = scope && scope->types ? debuginfo::find_target(*scope, t->name, "", why)
+                                     : std::nullopt;
+    auto start = ref && ref->var ? debuginfo::start_place(*ref->var) : std::nullopt;
+    if (!start)
+      return std::nullopt;
+    return ChainStart{scope->types.get(), *start, t->name, &t->components};
+  }
+  if (auto *c = dynamic_cast<ast::CastExpr *>(&e); c && c->types && c->kind == ast::CastExpr::Var)
+    return ChainStart{c->types.get(), Place{c->type_id, c->var_address, c->var_c, false},
+                      "@var(\"" + c->type_or_var + "\")", &c->components};
+  if (auto *c = dynamic_cast<ast::CastExpr *>(&e); c && c->types && c->kind == ast::CastExpr::Cast)
+    return ChainStart{c->types.get(),
+                      Place{c->type_id, true, "((unsigned long)" + hooks.expr(c->operand) + ")",
+                            false},
+                      "@cast(..., \"" + c->type_or_var + "\")", &c->components};
+  if (auto *a = dynamic_cast<ast::AutocastExpr *>(&e); a && a->types) {
+    std::string name = "->";
+    if (auto *s = dynamic_cast<ast::SymbolExpr *>(a->operand))
+      name = s->name;
+    return ChainStart{a->types.get(),
+                      Place{a->type_id, a->operand_address,
+                            "((unsigned long)" + hooks.expr(a->operand) + ")", a->operand_user},
+                      name, &a->components};
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::string target_store_c(const debuginfo::TargetScope *scope, ast::Expr &target,
+                           const std::string &value, const TargetAccessHooks &hooks,
+                           Diagnostics &diag) {
+  auto start = chain_start(scope, target, hooks);
+  if (!start) {
+    diag.error(target.loc, "cannot write here (pass 2 did not bind the target)");
+    return "";
+  }
+  debuginfo::WalkContext ctx{*start->tt, hooks.expr, where_literal(start->name, target.loc)};
+  debuginfo::AccessError err;
+  auto end = debuginfo::walk(ctx, start->place, start->name, *start->cs, err);
+  if (!end) {
+    diag.error(err.loc, err.message);
+    return "";
+  }
+  if (end->address && !end->bit_size) {
+    const Type &t = (*start->tt)[start->tt->strip(end->type)];
+    uint64_t size = t.size ? t.size : 8;
+    return "stp_tv_write(c, " + end->c + ", " + std::to_string(size) + ", (u64)(" + value +
+           "), " + (end->user ? "1" : "0") + ", " + ctx.where + ");";
+  }
+  auto lv = debuginfo::register_lvalue(*end);
+  if (!lv) {
+    diag.error(target.loc, "cannot write '" + start->name + "' here");
+    return "";
+  }
+  return *lv + " = (unsigned long)(" + value + ");";
 }
 
 std::string scope_signature(const debuginfo::TargetScope &scope) {

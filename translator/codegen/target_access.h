@@ -27,6 +27,17 @@ std::string target_expr_c(const debuginfo::TargetScope &scope, ast::TargetExpr &
 // C for a typed @cast.
 std::string cast_expr_c(ast::CastExpr &n, const TargetAccessHooks &hooks, Diagnostics &diag);
 
+// C for a bound autocast (`p->f_path` where p holds a `struct file *`).
+std::string autocast_expr_c(ast::AutocastExpr &n, const TargetAccessHooks &hooks,
+                            Diagnostics &diag);
+
+// A C statement storing `value` (C of an s64) where `target` (a $var,
+// @cast or autocast chain that passes/target_writes.cpp allowed) is: a
+// nofault store to memory, or the saved register.
+std::string target_store_c(const debuginfo::TargetScope *scope, ast::Expr &target,
+                           const std::string &value, const TargetAccessHooks &hooks,
+                           Diagnostics &diag);
+
 // Does a scope change the C of a body that uses target variables? Two
 // points whose scopes have the same signature share one handler.
 std::string scope_signature(const debuginfo::TargetScope &scope);

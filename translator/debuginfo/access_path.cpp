@@ -227,6 +227,25 @@ std::string scalar_c(const WalkContext &ctx, const Place &p) {
   return "((s64)(" + cast + ")" + v + ")";
 }
 
+std::optional<std::string> register_lvalue(const Place &p) {
+  // arch::register_c's spelling: "((unsigned long)(REGS)->NAME)".
+  static const std::string head = "((unsigned long)(";
+  const std::string &c = p.c;
+  if (p.address || c.rfind(head, 0) != 0 || c.size() < head.size() + 4 || c.back() != ')')
+    return std::nullopt;
+  std::string inner = c.substr(head.size(), c.size() - head.size() - 1); // "REGS)->NAME"
+  size_t arrow = inner.rfind(")->");
+  if (arrow == std::string::npos)
+    return std::nullopt;
+  std::string regs = inner.substr(0, arrow), field = inner.substr(arrow + 3);
+  if (field.empty() || regs.find_first_of("()") != std::string::npos)
+    return std::nullopt;
+  for (char ch : field)
+    if (!isalnum(static_cast<unsigned char>(ch)) && ch != '_')
+      return std::nullopt;
+  return "(" + regs + ")->" + field;
+}
+
 bool is_char(const TypeTable &tt, TypeId t) {
   const Type &x = tt[tt.strip(t)];
   return x.kind == Kind::Int && x.size == 1;

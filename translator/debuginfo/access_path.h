@@ -79,6 +79,11 @@ std::optional<Use> classify(const TypeTable &tt, const Place &p, const std::stri
                             bool addressof, const std::string &pretty, SourceLoc loc,
                             AccessError &err);
 
+// Guru mode's writes: the C lvalue of the register that holds `p`
+// whole (a parameter in `(c->regs)->di`), or nullopt when `p` is a value
+// computed from one or more registers and cannot be assigned.
+std::optional<std::string> register_lvalue(const Place &p);
+
 // Is `t` (typedefs stripped) a char-sized integer (char arrays and
 // `char *` are strings to pretty printing)?
 bool is_char(const TypeTable &tt, TypeId t);

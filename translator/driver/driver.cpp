@@ -20,9 +20,11 @@
 #include "passes/print_program.h"
 #include "passes/resolve_probes.h"
 #include "passes/check_arity.h"
+#include "passes/autocast.h"
 #include "passes/check_guru.h"
 #include "passes/check_foreach.h"
 #include "passes/check_pragmas.h"
+#include "passes/target_writes.h"
 #include "passes/check_stats.h"
 #include "passes/check_kernel_config.h"
 #include "passes/infer_types.h"
@@ -231,7 +233,8 @@ bool Driver::pass2_elaborate() {
   };
   bool listing = !opts_.list_pattern.empty();
   probes::ResolveEnv env{target_, *arch, &kernel_dwarf, kernel_debuginfo_.get(),
-                         listing && opts_.list_vars, &user_target_, opts_.guru};
+                         listing && opts_.list_vars, &user_target_, opts_.guru,
+                         opts_.skip_badvars};
   resolve_probes(env, program_, arena_, diag_, /*quiet_no_match=*/listing);
   fold_defined(env, program_, arena_);
   fold_constants(program_, arena_);
@@ -239,6 +242,10 @@ bool Driver::pass2_elaborate() {
   resolve_entry_values(env, program_, arena_, diag_);
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
   resolve_target_vars(env, program_, diag_);
+  if (!diag_.errors())
+    resolve_autocasts(env, program_, diag_);
+  if (!diag_.errors())
+    check_target_writes(env, program_, opts_.guru, diag_);
   check_fetches(program_, opts_.guru, diag_);
   if (!diag_.errors())
     check_guru_calls(program_, opts_.guru, diag_);

@@ -34,6 +34,7 @@ void usage(FILE *to) {
       "              'kernel' and kernel module names add nothing)\n"
       "   --ldd      add unwind/symbol data for the shared libraries that the -d\n"
       "              objects and the -c command's program need\n"
+      "   --skip-badvars  read $variables that do not resolve, or fault, as 0\n"
       "   -I DIR     look in DIR for tapsets\n"
       "   -D NAME[=VALUE]  define a C macro for the module build\n"
       "   -G NAME=VALUE    set a global variable of the script\n"
@@ -86,6 +87,7 @@ enum LongOnly {
   OPT_SYSROOT,
   OPT_LDD,
   OPT_REMOTE_PREFIX,
+  OPT_SKIP_BADVARS,
 };
 
 bool is_directory(const std::string &path) {
@@ -107,6 +109,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       {"clean-cache", no_argument, nullptr, OPT_CLEAN_CACHE},
       {"sysroot", required_argument, nullptr, OPT_SYSROOT},
       {"ldd", no_argument, nullptr, OPT_LDD},
+      {"skip-badvars", no_argument, nullptr, OPT_SKIP_BADVARS},
       {nullptr, 0, nullptr, 0},
   };
   Options o;
@@ -156,6 +159,11 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       o.d_objects.push_back(optarg);
       break;
     case OPT_LDD: o.ldd = true; break;
+    case OPT_SKIP_BADVARS:
+      // The runtime's target reads then give 0 on a fault (runtime/stp_target.h).
+      o.skip_badvars = true;
+      o.defines.push_back("STP_SKIP_BADVARS");
+      break;
     case 'D': o.defines.push_back(optarg); break;
     case 'G':
       if (!std::strchr(optarg, '=') || optarg[0] == '=')

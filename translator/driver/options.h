@@ -33,6 +33,9 @@ struct Options {
   // --ldd: also every shared library the -d objects (and -c's program)
   // need, as the target's dynamic loader finds them (driver/ldd.h).
   bool ldd = false;
+  // --skip-badvars: a $var that does not resolve (or faults at run time)
+  // reads as 0, with a warning at translation, as in SystemTap 4.8.
+  bool skip_badvars = false;
   std::vector<std::string> include_dirs; // -I
   std::vector<std::string> defines;      // -D NAME[=VAL]
   std::vector<std::string> global_sets;  // -G name=val

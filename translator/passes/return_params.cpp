@@ -18,6 +18,18 @@ public:
       Rewriter::visit(n);
   }
 
+  // A written parameter stays itself: check_target_writes reports it
+  // (a return probe may write only $return).
+  void visit(ast::AssignExpr &n) override {
+    if (!dynamic_cast<ast::TargetExpr *>(n.target))
+      n.target = expr(n.target);
+    n.value = expr(n.value);
+  }
+  void visit(ast::IncDecExpr &n) override {
+    if (!dynamic_cast<ast::TargetExpr *>(n.operand))
+      n.operand = expr(n.operand);
+  }
+
 protected:
   using Rewriter::rewrite;
   ast::Expr *rewrite(ast::Expr *e) override {

@@ -3,6 +3,9 @@
 #include "ast/visitor.h"
 #include "debuginfo/access_path.h"
 #include "debuginfo/kernel_debuginfo.h"
+#include "dwarf/globals.h"
+#include "dwarf/kernel_debuginfo.h"
+#include "dwarf/type_reader.h"
 
 #include <map>
 #include <vector>
@@ -45,21 +48,34 @@ std::optional<ast::Type> context_var_type(const probes::ResolvedProbe &rp, const
   return var->type;
 }
 
+} // namespace
+
 ast::Type script_type(debuginfo::Use u) {
   return u == debuginfo::Use::Scalar || u == debuginfo::Use::Address ? ast::Type::Long
                                                                      : ast::Type::String;
 }
+
+namespace {
 
 // Index expressions are checked as script code; here they only stand in.
 std::string no_index_c(ast::Expr *) { return "0"; }
 
 class TargetVarTyper : public ast::Visitor {
 public:
-  TargetVarTyper(const probes::ResolvedProbe &where, Diagnostics &d) : where_(where), diag_(d) {}
+  TargetVarTyper(const probes::ResolvedProbe &where, bool skip_bad, Diagnostics &d)
+      : where_(where), skip_bad_(skip_bad), diag_(d) {}
   void visit(ast::TargetExpr &n) override {
     Visitor::visit(n);
     AccessError err;
     std::optional<ast::Type> t = target_type(where_, n, err);
+    if (!t && skip_bad_) {
+      // SystemTap 4.8's --skip-badvars: 0 instead, with a warning.
+      if (n.substituted_at.empty()) // once per use, not per point
+        diag_.warning(n.loc, "bad $context variable being substituted with literal 0: " +
+                                 err.message);
+      n.substituted_at.push_back(where_.scope.get());
+      t = ast::Type::Long;
+    }
     if (!t) {
       diag_.error(err.loc, err.message);
       return;
@@ -89,6 +105,7 @@ public:
 
 private:
   const probes::ResolvedProbe &where_;
+  bool skip_bad_;
   Diagnostics &diag_;
 };
 
@@ -134,6 +151,19 @@ std::optional<ast::Type> target_type(const probes::ResolvedProbe &rp, const ast:
   const debuginfo::TargetScope *scope = rp.scope.get();
   if (!scope || !scope->types)
     return context_var_type(rp, n, err);
+  auto r = target_result(rp, n, err);
+  if (!r)
+    return std::nullopt;
+  return r->is_list ? ast::Type::String : script_type(r->use);
+}
+
+std::optional<TypedResult> target_result(const probes::ResolvedProbe &rp,
+                                         const ast::TargetExpr &n, AccessError &err) {
+  const debuginfo::TargetScope *scope = rp.scope.get();
+  if (!scope || !scope->types) {
+    err = {n.loc, "'" + n.name + "' has no debuginfo type at '" + rp.pp + "'"};
+    return std::nullopt;
+  }
   if ((n.name == "$return" || n.name == "$$return") && !rp.is_return) {
     err = {n.loc, "'" + n.name + "' is only available in function return probes, not in '" +
                       rp.pp + "'"};
@@ -156,7 +186,10 @@ std::optional<ast::Type> target_type(const probes::ResolvedProbe &rp, const ast:
       err = {n.loc, "'" + n.name + "' is a string: it has no members, elements or address"};
       return std::nullopt;
     }
-    return ast::Type::String;
+    TypedResult r;
+    r.types = scope->types;
+    r.is_list = true;
+    return r;
   }
   auto start = debuginfo::start_place(*ref->var);
   if (!start) {
@@ -176,16 +209,78 @@ std::optional<ast::Type> target_type(const probes::ResolvedProbe &rp, const ast:
                                  n.addressof, pretty, n.loc, err);
   if (!use)
     return std::nullopt;
-  return script_type(*use);
+  return TypedResult{scope->types, *end, *use, false};
 }
 
 std::optional<ast::Type> cast_type(const probes::ResolveEnv &env, ast::CastExpr &n,
                                    AccessError &err) {
-  if (n.kind == ast::CastExpr::Var) {
-    err = {n.loc, "@var(\"" + n.type_or_var + "\") needs DWARF debuginfo, which is not "
-                                              "supported yet"};
+  auto r = cast_result(env, n, err);
+  if (!r)
     return std::nullopt;
+  return script_type(r->use);
+}
+
+namespace {
+
+// @var("name[@file]"[, "module"]): a global or file-static variable of
+// the kernel or a module, from its DWARF (dwarf/globals.h).
+std::optional<TypedResult> var_result(const probes::ResolveEnv &env, ast::CastExpr &n,
+                                      AccessError &err) {
+  std::string module = n.module.value_or("kernel");
+  if (auto lt = module.find('<'); lt != std::string::npos)
+    module = module.substr(0, lt);
+  if (module.empty())
+    module = "kernel";
+  std::string label = "@var(\"" + n.type_or_var + "\")";
+  if (!n.types) {
+    std::string why;
+    dwarf::DebugFile *file = nullptr;
+    if (env.kernel_dwarf)
+      file = module == "kernel" ? env.kernel_dwarf->vmlinux(why)
+                                : env.kernel_dwarf->module(module, why);
+    else
+      why = "no debuginfo is searched here";
+    if (!file || !file->has_dwarf()) {
+      std::string btf = module == "kernel" ? " (the kernel's BTF describes only per-cpu "
+                                             "variables, which @var does not read)"
+                                           : "";
+      err = {n.loc, label + " needs the DWARF of " + module + ": " +
+                        (why.empty() ? file ? "no DWARF in " + file->path() : "not found" : why) +
+                        btf};
+      return std::nullopt;
+    }
+    auto v = dwarf::find_global(*file, module == "kernel" ? "" : dwarf::module_name_of(module),
+                                n.type_or_var, env.arch, why);
+    if (!v) {
+      err = {n.loc, "unable to find global '" + n.type_or_var + "' for " + label + ": " + why};
+      return std::nullopt;
+    }
+    n.types = file->types().table();
+    n.type_id = v->type;
+    n.var_address = v->loc.kind == debuginfo::VarLocation::Address;
+    n.var_c = n.var_address ? "((unsigned long)(" + v->loc.c_expr + "))" : v->loc.c_expr;
   }
+  debuginfo::Place start{n.type_id, n.var_address, n.var_c, false};
+  debuginfo::WalkContext ctx{*n.types, no_index_c, "\"\""};
+  auto end = debuginfo::walk(ctx, start, label, n.components, err);
+  if (!end)
+    return std::nullopt;
+  std::string pretty;
+  if (!n.components.empty() && n.components.back().kind == ast::TargetComponent::Pretty)
+    pretty = n.components.back().name;
+  auto use = debuginfo::classify(*n.types, *end, debuginfo::chain_name(label, n.components),
+                                 n.addressof, pretty, n.loc, err);
+  if (!use)
+    return std::nullopt;
+  return TypedResult{n.types, *end, *use, false};
+}
+
+} // namespace
+
+std::optional<TypedResult> cast_result(const probes::ResolveEnv &env, ast::CastExpr &n,
+                                       AccessError &err) {
+  if (n.kind == ast::CastExpr::Var)
+    return var_result(env, n, err);
   std::string module = n.module.value_or("kernel");
   // "kernel<linux/fs.h>": SystemTap compiles the header for its types;
   // the kernel's own debuginfo has them all.
@@ -235,7 +330,7 @@ std::optional<ast::Type> cast_type(const probes::ResolveEnv &env, ast::CastExpr 
                                  n.addressof, pretty, n.loc, err);
   if (!use)
     return std::nullopt;
-  return script_type(*use);
+  return TypedResult{n.types, *end, *use, false};
 }
 
 void resolve_target_vars(const probes::ResolveEnv &env, Program &program, Diagnostics &diag) {
@@ -255,7 +350,7 @@ void resolve_target_vars(const probes::ResolveEnv &env, Program &program, Diagno
       continue;
     for (const probes::ResolvedProbe *rp : users[decl]) {
       unsigned before = diag.errors();
-      TargetVarTyper t(*rp, diag);
+      TargetVarTyper t(*rp, env.skip_badvars, diag);
       decl->body->accept(t);
       if (diag.errors() != before)
         break;

@@ -16,6 +16,22 @@ namespace stap {
 
 void resolve_target_vars(const probes::ResolveEnv &env, Program &program, Diagnostics &diag);
 
+// What a checked chain ends at: the debuginfo types, the place (its C
+// type is `end.type`) and how the script uses it; `is_list` for `$$vars`
+// and friends (a string, no place). Autocast (passes/autocast.cpp) takes
+// the types a pointer-valued chain carries from here.
+struct TypedResult {
+  std::shared_ptr<const debuginfo::TypeTable> types;
+  debuginfo::Place end;
+  debuginfo::Use use = debuginfo::Use::Scalar;
+  bool is_list = false;
+};
+std::optional<TypedResult> target_result(const probes::ResolvedProbe &rp,
+                                         const ast::TargetExpr &n, debuginfo::AccessError &err);
+std::optional<TypedResult> cast_result(const probes::ResolveEnv &env, ast::CastExpr &n,
+                                       debuginfo::AccessError &err);
+ast::Type script_type(debuginfo::Use u);
+
 // The script type of `n` at `rp`, or why it has none (for @defined too).
 std::optional<ast::Type> target_type(const probes::ResolvedProbe &rp, const ast::TargetExpr &n,
                                      debuginfo::AccessError &err);

@@ -47,6 +47,8 @@ struct ResolveEnv {
   // User-space probes: the target's files, the objects probed.
   UserTarget *user = nullptr;
   bool guru = false; // -g: points that need guru mode (absolute addresses)
+  // --skip-badvars: a $var that does not resolve reads as 0, with a warning.
+  bool skip_badvars = false;
 };
 
 // One concrete probe: a probe body bound to a probe point that a family

@@ -80,7 +80,10 @@ function_scope(const ResolveEnv &env, const std::string &module, const std::stri
     r.name = "return";
     r.type = proto.target;
     r.loc.kind = debuginfo::VarLocation::Value;
-    r.loc.c_expr = "regs_return_value(c->regs)";
+    // The return register itself (regs_return_value() on x86), so guru
+    // mode can assign $return.
+    const arch::Register *ret = arch::find_register(a, a.return_reg);
+    r.loc.c_expr = ret ? arch::register_c(a, *ret, "c->regs") : "regs_return_value(c->regs)";
     scope->return_value = std::move(r);
   }
   return scope;

@@ -37,10 +37,10 @@ union stp_value {
 	unsigned char bytes[8];
 };
 
-/* Globals for @var. */
+/* Globals for @var (__used, READ_ONCE: -O2 would drop or fold them). */
 int stp_testmod_counter;
-static long stp_testmod_last = -1;
-static struct stp_point stp_testmod_origin = { 3, 4 };
+static long stp_testmod_last __used = -1;
+static struct stp_point stp_testmod_origin __used = { 3, 4 };
 
 static struct dentry *stp_dir;
 
@@ -149,9 +149,9 @@ static noinline void stp_testmod_run(long n)
 	r += stp_inline((int)n, (int)n & 3);
 	r += stp_lines((int)n);
 	stp_testmod_counter++;
-	stp_testmod_last = n;
+	WRITE_ONCE(stp_testmod_last, n);
 	pr_info("stp_testmod: run n=%ld r=%d counter=%d origin=%d,%ld\n", n, r,
-		stp_testmod_counter, stp_testmod_origin.x, stp_testmod_origin.y);
+		stp_testmod_counter, READ_ONCE(stp_testmod_origin.x), READ_ONCE(stp_testmod_origin.y));
 }
 
 static ssize_t stp_trigger_write(struct file *f, const char __user *buf, size_t len,
