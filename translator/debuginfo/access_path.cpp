@@ -142,13 +142,29 @@ std::optional<Place> walk(const WalkContext &ctx, Place p, const std::string &st
         return fail(comp.loc, kind_word(*t) + " " + t->name + " has no definition in the "
                                                               "debuginfo: no member '" +
                                   comp.name + "'");
-      if (!p.address)
-        return fail(comp.loc, "'" + name + "' is a " + kind_word(*t) +
-                                  " held in registers: its members cannot be read");
       std::optional<Member> m = tt.member(id, comp.name);
       if (!m)
         return fail(comp.loc, "unable to find member '" + comp.name + "' for " +
                                   tt.c_name(id) + alternatives(tt, id));
+      if (!p.address) {
+        // A struct or union passed by value in a register (or a register
+        // pair read as one value): a scalar member is bits of that value.
+        const Type &mt = tt[tt.strip(m->type)];
+        uint64_t bits = m->bit_size ? m->bit_size : size_of(tt, m->type) * 8;
+        if (!is_scalar(mt) || bits == 0 || m->bit_offset + bits > 64)
+          return fail(comp.loc, "'" + name + "' is a " + kind_word(*t) +
+                                    " held in registers: only its integer and pointer members "
+                                    "within 64 bits can be read ('" + comp.name + "' is '" +
+                                    tt.c_name(m->type) + "')");
+        std::string v = "((u64)(" + p.c + ")";
+        if (m->bit_offset)
+          v = "(" + v + " >> " + std::to_string(m->bit_offset) + ")";
+        if (bits < 64)
+          v = "(" + v + " & " + std::to_string((1ULL << bits) - 1) + "ULL)";
+        p = Place{m->type, false, v + ")", p.user};
+        name += "->" + comp.name;
+        continue;
+      }
       Place next{m->type, true, "", p.user};
       if (m->bit_size) {
         next.c = offset_c(p.c, m->bit_offset / 8);
