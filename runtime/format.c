@@ -108,6 +108,11 @@ void stp_out_special(struct stp_context *c, char *str, char conv, const char *fl
 
 	if (unlikely(c->last_error))
 		return;
+	/* Bounded work in probe context: one conversion never pads past what
+	 * one printf can print (the print buffer), whatever its width or
+	 * precision (%#o pads with zeros one byte at a time). */
+	width = min(width, STP_PRINT_BUF_SIZE);
+	precision = min(precision, STP_PRINT_BUF_SIZE);
 	switch (conv) {
 	case 'p':
 		/* As SystemTap 4.8 prints it: 0x, no zero padding, and the

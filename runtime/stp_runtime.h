@@ -168,6 +168,18 @@ __printf(2, 3) char *stp_sprintf(char *buf, const char *fmt, ...);
 /* Chunks of printf/sprintf (see format.c): `str` is the sprintf buffer,
  * appended to, or NULL for the probe's output. */
 __printf(3, 4) void stp_out_printf(struct stp_context *c, char *str, const char *fmt, ...);
+/* A `*` width or precision from the script, as the kernel's vsnprintf
+ * takes it: it keeps 23 bits of a width and 15 of a precision and WARNs
+ * on a larger one, which a script must never make it do. Output is cut at
+ * the print buffer long before, so the clamped values print the same. */
+static inline int stp_fmt_width(s64 w)
+{
+	return (int)clamp_t(s64, w, -((1 << 23) - 1), (1 << 23) - 1);
+}
+static inline int stp_fmt_precision(s64 p)
+{
+	return p < 0 ? -1 : (int)min_t(s64, p, (1 << 15) - 1);
+}
 /* %p, %b, %m, %M, %#c; width/precision -1 when not given. */
 void stp_out_special(struct stp_context *c, char *str, char conv, const char *flags, int width,
 		     int precision, s64 value);

@@ -22,8 +22,8 @@ TEST(Format, NumbersAreSixtyFourBit) {
 TEST(Format, FlagsWidthPrecisionAndStars) {
   auto k = convert("%-5d|%05x|%*s|%.3s|%%");
   EXPECT_EQ(k.format, "%-5lld|%05llx|%*s|%.3s|%%");
-  EXPECT_EQ(k.casts, (std::vector<std::string>{"(long long)", "(unsigned long long)", "(int)",
-                                               "", ""}));
+  EXPECT_EQ(k.casts, (std::vector<std::string>{"(long long)", "(unsigned long long)",
+                                               "stp_fmt_width", "", ""}));
 }
 
 TEST(Format, ArgumentTypesIncludeStarWidths) {
@@ -90,8 +90,32 @@ TEST(Format, CallPrintsChunksInOrder) {
   auto p = parse_format("x=%d %p\n", err);
   ASSERT_TRUE(p);
   EXPECT_EQ(format_call(*p, {"a", "b"}, ""),
-            "({ stp_out_printf(c, NULL, \"x=%lld \", (long long)a); "
+            "({ stp_out_printf(c, NULL, \"x=%lld \", (long long)(a)); "
             "stp_out_special(c, NULL, 'p', \"\", -1, -1, b); "
             "stp_out_printf(c, NULL, \"\\n\"); (s64)0; })");
   EXPECT_EQ(format_call(*p, {"a", "b"}, "buf").substr(0, 22), "({ buf[0] = '\\0'; stp_");
+}
+
+// A NUL in a format (a script can write "\000") is literal text, never a
+// flag or a length modifier (the format fuzzer found both).
+TEST(Format, NulIsNeitherFlagNorModifier) {
+  std::string err;
+  EXPECT_FALSE(parse_format(std::string("%\0d", 3), err));
+  EXPECT_EQ(err, std::string("invalid conversion '%") + '\0' + "' in format");
+  EXPECT_FALSE(parse_format(std::string("%5\0d", 4), err));
+}
+
+// Widths and precisions past what the kernel's vsnprintf keeps (23 and 15
+// bits) are clamped, never passed on truncated; `*` ones go through the
+// runtime's clamps (SystemTap 4.8 writes them out cut to 32 bits).
+TEST(Format, HugeWidthsAndPrecisionsAreClamped) {
+  EXPECT_EQ(convert("%99999999999999999999d|%.9999999s|%08388607x").format,
+            "%8388607lld|%.32767s|%08388607llx");
+  EXPECT_EQ(convert("%*.*d").casts,
+            (std::vector<std::string>{"stp_fmt_width", "stp_fmt_precision", "(long long)"}));
+  std::string err;
+  auto p = parse_format("%*p", err);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(format_call(*p, {"w", "v"}, ""),
+            "({ stp_out_special(c, NULL, 'p', \"\", stp_fmt_width(w), -1, v); (s64)0; })");
 }

@@ -6,6 +6,29 @@
 #include <cstring>
 
 namespace stap::codegen {
+namespace {
+
+// Whether `ch` is one of `set`: not strchr alone, which finds a NUL (a
+// format may hold one: "\000") as the set's terminator.
+bool one_of(char ch, const char *set) { return ch && std::strchr(set, ch); }
+
+// The kernel's vsnprintf keeps 23 bits of a field width and 15 of a
+// precision (FIELD_WIDTH_MAX, PRECISION_MAX): a larger literal one would
+// come out truncated to garbage, so it is clamped. Output is cut at the
+// print buffer (8 KB) long before, so a clamped width prints the same.
+constexpr unsigned long kMaxWidth = (1ul << 23) - 1, kMaxPrecision = (1ul << 15) - 1;
+
+void clamp_number(std::string &digits, unsigned long max) {
+  if (digits.empty() || digits == "*")
+    return;
+  size_t nz = digits.find_first_not_of('0');
+  std::string sig = nz == std::string::npos ? "0" : digits.substr(nz);
+  if (sig.size() > 9 || std::stoul(sig) > max)
+    sig = std::to_string(max);
+  digits = sig;
+}
+
+} // namespace
 
 std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err) {
   ParsedFormat r;
@@ -32,7 +55,7 @@ std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err)
       continue;
     }
     FormatConversion c;
-    while (i < fmt.size() && std::strchr("-+ #0", fmt[i]))
+    while (i < fmt.size() && one_of(fmt[i], "-+ #0"))
       c.flags += fmt[i++];
     // SystemTap 4.8 reads one flag character and then the width, so a '0'
     // after another flag is a leading zero of the width, not zero padding:
@@ -63,7 +86,7 @@ std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err)
         c.precision = "0";
     }
     // Length modifiers are accepted and ignored: every number is 64-bit.
-    while (i < fmt.size() && std::strchr("hlLjzt", fmt[i]))
+    while (i < fmt.size() && one_of(fmt[i], "hlLjzt"))
       ++i;
     if (i >= fmt.size()) {
       err = "incomplete conversion at the end of the format";
@@ -93,6 +116,8 @@ std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err)
       err = std::string("invalid conversion '%") + c.conv + "' in format";
       return std::nullopt;
     }
+    clamp_number(c.width, kMaxWidth);
+    clamp_number(c.precision, kMaxPrecision);
     flush_text();
     r.pieces.push_back(FormatPiece{{}, c});
   }
@@ -104,7 +129,7 @@ std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err)
 // 4.8: %p %b %m %M, %#c (escapes) and %#o (4.8 always adds the '0').
 bool is_special(const FormatConversion &c) {
   bool alt = c.flags.find('#') != std::string::npos;
-  return std::strchr("pbmM", c.conv) || (alt && (c.conv == 'c' || c.conv == 'o'));
+  return one_of(c.conv, "pbmM") || (alt && (c.conv == 'c' || c.conv == 'o'));
 }
 
 namespace {
@@ -127,11 +152,11 @@ KernelFormat kernel_format(const std::vector<FormatPiece> &pieces) {
     }
     k.format += '%' + c.flags + c.width;
     if (c.width == "*")
-      k.casts.push_back("(int)");
+      k.casts.push_back("stp_fmt_width");
     if (!c.precision.empty()) {
       k.format += '.' + c.precision;
       if (c.precision == "*")
-        k.casts.push_back("(int)");
+        k.casts.push_back("stp_fmt_precision");
     }
     switch (c.conv) {
     case 'd': case 'i': k.format += "lld"; k.casts.push_back("(long long)"); break;
@@ -186,7 +211,7 @@ std::string format_call(const ParsedFormat &f, const std::vector<std::string> &a
   auto args_of_chunk = [&](const FormatChunk &ch, const std::vector<std::string> &casts) {
     std::string r;
     for (size_t i = 0; i < ch.n_args; ++i)
-      r += ", " + casts[i] + args[ch.first_arg + i];
+      r += ", " + casts[i] + "(" + args[ch.first_arg + i] + ")";
     return r;
   };
   // The common case, one vsnprintf call.
@@ -209,10 +234,10 @@ std::string format_call(const ParsedFormat &f, const std::vector<std::string> &a
     }
     const FormatConversion &cv = ch.conv;
     size_t a = ch.first_arg;
-    std::string width = cv.width == "*"    ? "(int)" + args[a++]
+    std::string width = cv.width == "*"    ? "stp_fmt_width(" + args[a++] + ")"
                         : cv.width.empty() ? (cv.conv == 'b' ? "8" : "-1")
                                            : cv.width;
-    std::string precision = cv.precision == "*"    ? "(int)" + args[a++]
+    std::string precision = cv.precision == "*"    ? "stp_fmt_precision(" + args[a++] + ")"
                             : cv.precision.empty() ? "-1"
                                                    : cv.precision;
     r += "stp_out_special(c, " + str + ", '" + cv.conv + "', " + c_string_literal(cv.flags) +

@@ -35,7 +35,10 @@ std::optional<ParsedFormat> parse_format(std::string_view fmt, std::string &err)
 // `f` must have no special conversion (see is_special).
 struct KernelFormat {
   std::string format;
-  std::vector<std::string> casts; // "(long long)", "(int)", "" for strings
+  // What each argument goes through, applied to it in parentheses:
+  // "(long long)", "(int)", "" for strings, "stp_fmt_width" and
+  // "stp_fmt_precision" (runtime clamps) for `*` widths and precisions.
+  std::vector<std::string> casts;
 };
 KernelFormat kernel_format(const ParsedFormat &f);
 
