@@ -87,6 +87,24 @@ TEST(DwarfLocation, OptimizedOutAndUnsupportedSayWhy) {
   EXPECT_EQ(compile({op(DW_OP_addr, 0x1000)}, "x86_64", why).kind, VarLocation::Unavailable);
 }
 
+// Operands at the edges of 64 bits, from hostile or broken DWARF (the
+// location fuzzer's checks): an offset of INT64_MIN (its negation was
+// undefined), a constant whose decimal form is not valid C, a register
+// number that would wrap to a real register as an int.
+TEST(DwarfLocation, ExtremeOperandsGiveValidC) {
+  std::string why;
+  const uint64_t min = 0x8000000000000000ull;
+  VarLocation l = compile({op(DW_OP_breg0, min)}, "x86_64", why);
+  EXPECT_EQ(l.c_expr, "(((unsigned long)(c->regs)->ax) - 0x8000000000000000UL)");
+  l = compile({op(DW_OP_consts, min), op(DW_OP_stack_value)}, "x86_64", why);
+  EXPECT_EQ(l.c_expr, "(unsigned long)0x8000000000000000ULL");
+  l = compile({op(DW_OP_consts, static_cast<uint64_t>(-5)), op(DW_OP_stack_value)}, "i386", why);
+  EXPECT_EQ(l.c_expr, "(unsigned long)0xfffffffffffffffbULL");
+  EXPECT_EQ(compile({op(DW_OP_regx, 0x100000000ull)}, "x86_64", why).kind,
+            VarLocation::Unavailable);
+  EXPECT_NE(why.find("no pt_regs field"), std::string::npos);
+}
+
 TEST(DwarfLocation, StaticAddressesGoThroughTheRelocationCallback) {
   dwarf::LocationContext ctx(*arch::find_arch("x86_64"));
   ctx.address = [](uint64_t a, std::string &) {

@@ -15,9 +15,11 @@ std::string hex(uint64_t v) {
 }
 
 std::string signed_num(int64_t v) {
+  // The magnitude in unsigned arithmetic: -v overflows for INT64_MIN.
+  uint64_t u = static_cast<uint64_t>(v);
   if (v < 0)
-    return "- " + hex(static_cast<uint64_t>(-v));
-  return "+ " + hex(static_cast<uint64_t>(v));
+    return "- " + hex(0 - u);
+  return "+ " + hex(u);
 }
 
 // One DW_OP_piece's worth: where that part of the value is.
@@ -60,6 +62,8 @@ private:
   }
 
   std::string reg(uint64_t regno) {
+    if (regno > 0xffff) // no such register (and no wrapping into a real one)
+      return "";
     const arch::Register *r = arch::dwarf_register(ctx_.arch, static_cast<int>(regno));
     if (!r)
       return "";
@@ -144,9 +148,15 @@ private:
       stack_.push_back(hex(op.number));
       return true;
     case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s:
-    case DW_OP_consts:
-      stack_.push_back("(unsigned long)(" + std::to_string(static_cast<int64_t>(op.number)) + "L)");
+    case DW_OP_consts: {
+      // The two's-complement bits as an unsigned long long literal, then
+      // cut to the target's long: a decimal -9223372036854775808L is not
+      // valid C (the fuzzer found it).
+      char b[40];
+      snprintf(b, sizeof b, "(unsigned long)0x%llxULL", static_cast<unsigned long long>(op.number));
+      stack_.push_back(b);
       return true;
+    }
     case DW_OP_plus_uconst: {
       std::string x;
       if (!pop(x))
