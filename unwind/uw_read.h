@@ -29,7 +29,7 @@ static inline void uw_cursor_init(struct uw_cursor *c, const uw_u8 *start,
                                   uw_u32 len, uw_u64 vaddr) {
   c->start = start;
   c->p = start;
-  c->end = start + len;
+  c->end = start ? start + len : start; /* NULL + 0 is undefined too */
   c->vaddr = vaddr;
   c->err = start == 0 && len != 0;
 }
