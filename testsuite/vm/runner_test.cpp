@@ -40,6 +40,15 @@ TEST(KernelLog, WarningsOopsesPanicsAndStacksAreProblems) {
            "[    5.6] Call Trace:",
            "[    5.7] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [insmod:120]",
            "[    5.8] INFO: task insmod:120 blocked for more than 120 seconds.",
+           // lockdep, KASAN, KFENCE, SLUB debugging, list and stack checks
+           "[    6.1] WARNING: possible circular locking dependency detected",
+           "[    6.2] BUG: KASAN: slab-out-of-bounds in stp_map_set+0x12/0x80 [t_x]",
+           "[    6.3] BUG: KFENCE: use-after-free read in stp_map_get+0x1/0x2",
+           "[    6.4] BUG kmalloc-64 (Tainted: G           OE     ): Redzone overwritten",
+           "[    6.5] BUG skbuff_head_cache (Not tainted): Poison overwritten",
+           "[    6.6] list_add corruption. prev->next should be next (ffff8880)",
+           "[    6.7] Kernel panic - not syncing: stack-protector: Kernel stack is corrupted in: f",
+           "[    6.8] BUG: scheduling while atomic: staprun/123/0x00000002",
        }) {
     EXPECT_TRUE(has_kernel_problem(std::string(module_load_log) + line + "\n")) << line;
   }

@@ -21,11 +21,19 @@ std::string without_cr(const std::string &s) {
 bool has_kernel_problem(const std::string &kernel_log) {
   // The headlines the kernel prints for a WARN (WARNING: CPU: ...), a BUG
   // or oops, a panic, a lockup or stall, and the sanitizers; "Call Trace"
-  // catches any other report that dumps a stack.
+  // catches any other report that dumps a stack. Lockdep's reports are
+  // WARNINGs ("WARNING: possible circular locking dependency detected"),
+  // KASAN's and KFENCE's "BUG: KASAN: ..."; SLUB's debug checks
+  // (slub_debug=FZPU, which the stress tests boot with) print "BUG
+  // CACHE (Tainted: ...): Redzone overwritten" and the like, and the list
+  // and stack checks their own lines.
   static const std::regex problem(
       R"(WARNING: |BUG: |kernel BUG at|\bOops|general protection fault|Kernel panic|)"
-      R"(Call Trace|UBSAN: |KASAN: |soft lockup|hard LOCKUP|self-detected stall|)"
-      R"(rcu: INFO: |INFO: task .* blocked for more than)");
+      R"(Call Trace|UBSAN: |KASAN: |KFENCE: |soft lockup|hard LOCKUP|self-detected stall|)"
+      R"(rcu: INFO: |INFO: task .* blocked for more than|INFO: possible |)"
+      R"(BUG [^ ]+ \(.*\): |Redzone overwritten|Poison overwritten|Object padding overwritten|)"
+      R"(list_(add|del) corruption|stack-protector: |Kernel stack is corrupted|)"
+      R"(scheduling while atomic)");
   return std::regex_search(kernel_log, problem);
 }
 
