@@ -25,6 +25,7 @@
 #include "passes/check_foreach.h"
 #include "passes/check_pragmas.h"
 #include "passes/target_writes.h"
+#include "passes/check_privilege.h"
 #include "passes/check_stats.h"
 #include "passes/check_kernel_config.h"
 #include "passes/infer_types.h"
@@ -253,6 +254,8 @@ bool Driver::pass2_elaborate() {
     check_pragmas(program_, diag_);
   if (!diag_.errors())
     check_foreach_modifications(program_, diag_);
+  if (!diag_.errors())
+    check_privilege(program_, *parse_privilege(opts_.privilege), diag_);
   if (!diag_.errors())
     check_arity(program_, diag_);
   if (!diag_.errors() && !opts_.unoptimized)

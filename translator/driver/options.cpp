@@ -23,6 +23,9 @@ void usage(FILE *to) {
       "   -v         more verbose: pass timings; repeat for more\n"
       "   -k         keep the temporary directory\n"
       "   -g         guru mode\n"
+      "   --privilege=PRIVILEGE  stapusr, stapsys or stapdev (the default): with\n"
+      "              stapusr, only probes and functions safe for unprivileged users\n"
+      "   --unprivileged  --privilege=stapusr\n"
       "   -u         unoptimized: keep unused code\n"
       "   -w         suppress warnings\n"
       "   -W         turn warnings into errors\n"
@@ -88,6 +91,8 @@ enum LongOnly {
   OPT_LDD,
   OPT_REMOTE_PREFIX,
   OPT_SKIP_BADVARS,
+  OPT_PRIVILEGE,
+  OPT_UNPRIVILEGED,
 };
 
 bool is_directory(const std::string &path) {
@@ -110,6 +115,8 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       {"sysroot", required_argument, nullptr, OPT_SYSROOT},
       {"ldd", no_argument, nullptr, OPT_LDD},
       {"skip-badvars", no_argument, nullptr, OPT_SKIP_BADVARS},
+      {"privilege", required_argument, nullptr, OPT_PRIVILEGE},
+      {"unprivileged", no_argument, nullptr, OPT_UNPRIVILEGED},
       {nullptr, 0, nullptr, 0},
   };
   Options o;
@@ -164,6 +171,13 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       o.skip_badvars = true;
       o.defines.push_back("STP_SKIP_BADVARS");
       break;
+    case OPT_PRIVILEGE:
+      o.privilege = optarg;
+      // SystemTap 4.8's message
+      if (o.privilege != "stapusr" && o.privilege != "stapsys" && o.privilege != "stapdev")
+        ok = fail("Invalid argument '%s' for --privilege.", optarg);
+      break;
+    case OPT_UNPRIVILEGED: o.privilege = "stapusr"; break;
     case 'D': o.defines.push_back(optarg); break;
     case 'G':
       if (!std::strchr(optarg, '=') || optarg[0] == '=')
@@ -225,6 +239,10 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
     return std::nullopt;
   if (!o.target_command.empty() && o.target_pid) {
     fail("-c and -x are mutually exclusive");
+    return std::nullopt;
+  }
+  if (o.guru && o.privilege != "stapdev") { // SystemTap 4.8's message
+    fail("You can't specify -g and --privilege=%s together.", o.privilege.c_str());
     return std::nullopt;
   }
   int i = optind;

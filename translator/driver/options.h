@@ -16,6 +16,9 @@ struct Options {
   int verbose = 0;        // -v (repeatable)
   bool keep_tmpdir = false;   // -k
   bool guru = false;          // -g
+  // --privilege=stapusr|stapsys|stapdev (--unprivileged: stapusr): what
+  // the script may use (passes/check_privilege.h); "stapdev" by default.
+  std::string privilege = "stapdev";
   bool unoptimized = false;   // -u
   bool suppress_warnings = false; // -w
   bool warnings_fatal = false;    // -W
