@@ -1,0 +1,20 @@
+/* hostile READS: calls poke(s) and write(-1, s, 6) READS times each, so the
+ * probes of hostile.stp read memory at every address they are given. */
+#include <stdlib.h>
+#include <unistd.h>
+
+__attribute__((noinline)) int poke(const char *s) {
+  __asm__ volatile("" : : "r"(s) : "memory");
+  return s[0];
+}
+
+int main(int argc, char **argv) {
+  static const char text[] = "hello";
+  int n = argc > 1 ? atoi(argv[1]) : 10, sum = 0;
+  for (int i = 0; i < n; i++) {
+    sum += poke(text);
+    if (write(-1, text, 6) != -1)
+      return 2;
+  }
+  return sum == 'h' * n ? 0 : 1;
+}

@@ -1,0 +1,36 @@
+# storm.sh MODULE SCALE: storm.stp under four writers for 10 s (60 s).
+. ./lib.sh
+mod=$1
+secs=10
+[ "$2" = full ] && secs=60
+staprun "$mod" > out 2> err &
+sp=$!
+sleep 2 # the module is loaded and its probes armed
+i=0
+while [ $i -lt 4 ]; do
+  "$BUILD/storm_writer" $secs > "calls.$i" &
+  i=$((i + 1))
+done
+wait_writers() { for f in calls.0 calls.1 calls.2 calls.3; do while [ ! -s $f ]; do sleep 0.5; done; done; }
+wait_writers
+kill -TERM $sp
+wait $sp
+status=$?
+calls=$(cat calls.* | awk '{s += $2} END {print s}')
+last=$(grep '^hits ' out)
+set -- $last
+hits=$2 long=$4 deep=$6 others=$8
+errors=$(sed -n 's/^WARNING: Number of errors: \([0-9]*\), skipped probes: \([0-9]*\)$/\1/p' err)
+skipped=$(sed -n 's/^WARNING: Number of errors: \([0-9]*\), skipped probes: \([0-9]*\)$/\2/p' err)
+drops=$(sed -n 's/^WARNING: \([0-9]*\) bytes of output in \([0-9]*\) records were dropped.*/\1/p' err)
+backtraces=$(grep -c '^ 0x' out)
+echo "figure: seconds=$secs writer_calls=$calls probe_hits=$hits errors=${errors:-0} skipped=${skipped:-0} dropped_bytes=${drops:-0} backtrace_lines=$backtraces staprun_status=$status"
+[ -n "$hits" ] || fail "no end probe output; stderr: $(cat err)"
+[ "$hits" -gt 2048 ] || fail "only $hits hits: the array never filled"
+[ "$long" = "$hits" ] || fail "$long of $hits strings had MAXSTRINGLEN - 1 characters"
+[ "$deep" = "$hits" ] || fail "$deep of $hits recursions came back"
+[ "${errors:-0}" = $((hits - 2048)) ] || fail "staprun reported ${errors:-0} errors, expected $((hits - 2048)) (inserts past MAXMAPENTRIES); stderr: $(grep -v '^WARNING: Number' err | head -5)"
+[ $((hits + ${skipped:-0})) = "$calls" ] || fail "hits $hits + skipped ${skipped:-0} != the writers' $calls calls"
+[ "$backtraces" -gt 0 ] || fail "no backtrace printed"
+grep -q "^t_" /proc/modules && fail "the module is still loaded"
+echo ok

@@ -1,0 +1,39 @@
+# transport.sh MODULE SCALE: one CPU (so one buffer and one order), a
+# writer for 5 s (30 s at full scale), staprun's output read by a consumer
+# that stalls first, then drains.
+. ./lib.sh
+mod=$1
+secs=5
+[ "$2" = full ] && secs=30
+mkfifo pipe
+# The reader opens the pipe at once but reads nothing for 3 s: staprun
+# blocks on the full pipe and the module's buffer fills behind it.
+(exec 3< pipe; sleep 3; cat <&3 > out) &
+reader=$!
+staprun -s 1 "$mod" > pipe 2> err &
+sp=$!
+sleep 1
+"$BUILD/storm_writer" $secs > calls
+sleep 2 # staprun drains what is buffered
+kill -TERM $sp
+wait $sp
+status=$?
+wait $reader
+total=$(sed -n 's/^total //p' out)
+[ -n "$total" ] || fail "no total line; stderr: $(head -5 err)"
+drops=$(sed -n 's/^WARNING: \([0-9]*\) bytes of output in \([0-9]*\) records were dropped.*/\1/p' err)
+records=$(sed -n 's/^WARNING: \([0-9]*\) bytes of output in \([0-9]*\) records were dropped.*/\2/p' err)
+# Every line is "SEQ 000...0": numbers strictly increasing, 100 bytes each.
+check=$(grep -v '^total ' out | awk '
+  length($0) != 99 || $1 !~ /^[0-9]+$/ { bad++; next }
+  { n = $1 + 0; if (seen && n <= last) disorder++; last = n; seen = 1; got++ }
+  END { printf "%d %d %d\n", got, bad + 0, disorder + 0 }')
+set -- $check
+got=$1 bad=$2 disorder=$3
+missing=$((total - got))
+echo "figure: seconds=$secs lines_printed=$total lines_arrived=$got lines_missing=$missing dropped_bytes=${drops:-0} dropped_records=${records:-0} staprun_status=$status"
+[ "$bad" = 0 ] || fail "$bad malformed lines"
+[ "$disorder" = 0 ] || fail "$disorder lines out of order"
+[ $((missing * 100)) = "${drops:-0}" ] || fail "$missing lines (of 100 bytes) missing, staprun reported ${drops:-0} bytes dropped"
+[ "${drops:-0}" -gt 0 ] || fail "nothing was dropped: the reader kept up, the test tested nothing"
+echo ok
