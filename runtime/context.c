@@ -156,7 +156,15 @@ void stp_warn(struct stp_context *c, const char *msg)
 	stp_ctl_send("warning %s", msg);
 }
 
-static void stp_report_error(struct stp_context *c)
+void stp_count_skipped(void)
+{
+	if (atomic_inc_return(&stp_skipped_count) > MAXSKIPPED) {
+		stp_ctl_send("error skipped too many probes (MAXSKIPPED %d)", MAXSKIPPED);
+		stp_request_exit();
+	}
+}
+
+static noinline void stp_report_error(struct stp_context *c)
 {
 	int n = atomic_inc_return(&stp_error_count);
 	const char *loc = c->error_loc ? c->error_loc : c->stmt_loc;
@@ -178,22 +186,21 @@ static void stp_report_error(struct stp_context *c)
  * `entry_data`: a kretprobe call's @entry values (or NULL).
  * `kprobe_addr`: a kprobe's probed address (its regs->ip is one past it
  * on x86), or a kretprobe's (then `kreturn`); 0 for other probes.
- * Returns whether the handler ran. */
-static bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
-			       void *entry_data, unsigned long kprobe_addr, bool kreturn)
+ * Returns whether the handler ran. Inline into each kind's handler, with
+ * the rare paths out of line: a call and return less per hit. */
+static __always_inline bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
+					       void *entry_data, unsigned long kprobe_addr,
+					       bool kreturn)
 {
 	unsigned long flags;
 	struct stp_context *c;
-	bool ran = false;
 
 	local_irq_save(flags);
 	c = stp_contexts[smp_processor_id()];
-	if (atomic_cmpxchg(&c->busy, 0, 1) != 0) {
-		if (atomic_inc_return(&stp_skipped_count) > MAXSKIPPED) {
-			stp_ctl_send("error skipped too many probes (MAXSKIPPED %d)", MAXSKIPPED);
-			stp_request_exit();
-		}
-		goto out;
+	if (unlikely(atomic_cmpxchg(&c->busy, 0, 1) != 0)) {
+		stp_count_skipped();
+		local_irq_restore(flags);
+		return false;
 	}
 	c->probe = p;
 	c->regs = regs;
@@ -214,14 +221,13 @@ static bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
 	c->ustack.walked = false;
 	c->kstack.walked = false;
 	p->handler(c);
-	stp_flush(c);
+	if (c->pbuf_len)
+		stp_flush(c);
 	if (unlikely(c->last_error) && !c->aborted)
 		stp_report_error(c);
 	atomic_set(&c->busy, 0);
-	ran = true;
-out:
 	local_irq_restore(flags);
-	return ran;
+	return true;
 }
 
 static void stp_run_probe(const struct stp_probe *p)
@@ -234,7 +240,7 @@ static void stp_run_probe(const struct stp_probe *p)
  * SystemTap, a timer that fires between exit() and the stop runs no more
  * rounds), not while the end probes run.
  * `regs` (or NULL) is what $return and friends read. */
-static bool stp_run_event_probe_data(const struct stp_probe *p, struct pt_regs *regs,
+static __always_inline bool stp_run_event_probe_data(const struct stp_probe *p, struct pt_regs *regs,
 				     void *entry_data, unsigned long kprobe_addr, bool kreturn)
 {
 	if (likely(stp_session_state() == STP_SESSION_RUNNING &&
@@ -252,36 +258,4 @@ static void stp_run_event_probe_regs(const struct stp_probe *p, struct pt_regs *
 static void stp_run_event_probe(const struct stp_probe *p)
 {
 	stp_run_event_probe_regs(p, NULL);
-}
-
-bool stp_lock_globals(struct stp_context *c, const struct stp_lock_req *reqs, unsigned n)
-{
-	unsigned i, tries;
-
-	for (i = 0; i < n; i++) {
-		for (tries = 0; tries < MAXTRYLOCK; tries++) {
-			if (reqs[i].write ? write_trylock(reqs[i].lock) : read_trylock(reqs[i].lock))
-				break;
-			cpu_relax();
-		}
-		if (tries == MAXTRYLOCK) {
-			stp_unlock_globals(reqs, i);
-			if (atomic_inc_return(&stp_skipped_count) > MAXSKIPPED) {
-				stp_ctl_send("error skipped too many probes (MAXSKIPPED %d)", MAXSKIPPED);
-				stp_request_exit();
-			}
-			return false;
-		}
-	}
-	return true;
-}
-
-void stp_unlock_globals(const struct stp_lock_req *reqs, unsigned n)
-{
-	while (n--) {
-		if (reqs[n].write)
-			write_unlock(reqs[n].lock);
-		else
-			read_unlock(reqs[n].lock);
-	}
 }
