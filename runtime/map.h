@@ -1,7 +1,7 @@
 /* Associative arrays: preallocated hash tables.
  *
  * Keys are a fixed-size blob (each long key 8 bytes, each string key
- * MAXSTRINGLEN bytes, zero-padded so blobs compare with memcmp); values are
+ * MAXSTRINGLEN bytes, compared and hashed up to its NUL); values are
  * a long or a string. All entries are allocated at load (MAXMAPENTRIES, or
  * the array's declared size), so probe handlers never allocate. Insertion
  * order is kept for unsorted foreach and for `%` arrays, which drop their
