@@ -16,7 +16,7 @@ i=0
 writes=0
 start=$(date +%s)
 while [ $i -lt $n ]; do
-  out=$(staprun "$mod" 2>&1) || fail "session $i: $out"
+  out=$(staprun "$mod" 2>&1 | head -1) || fail "session $i: $out"
   case $out in
   "writes "*) writes=$((writes + ${out#writes })) ;;
   *) fail "session $i printed: $out" ;;

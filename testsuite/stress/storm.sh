@@ -5,7 +5,10 @@ secs=10
 [ "$2" = full ] && secs=60
 staprun "$mod" > out 2> err &
 sp=$!
-sleep 2 # the module is loaded and its probes armed
+# The module is loaded and its probes armed once the begin probe ran (a
+# load can take seconds on a busy host: calls before it are not probed).
+j=0
+while ! grep -q '^ready' out && [ $j -lt 600 ]; do sleep 0.1; j=$((j + 1)); done
 i=0
 while [ $i -lt 4 ]; do
   "$BUILD/storm_writer" $secs > "calls.$i" &

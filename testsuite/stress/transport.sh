@@ -2,9 +2,10 @@
 # writer for 5 s (30 s at full scale), staprun's output read by a consumer
 # that stalls first, then drains.
 . ./lib.sh
-mod=$1
+mod=$(pwd)/$1
 secs=5
 [ "$2" = full ] && secs=30
+cd "$(mktemp -d)" # the job directory (9p) can hold no fifo
 mkfifo pipe
 # The reader opens the pipe at once but reads nothing for 3 s: staprun
 # blocks on the full pipe and the module's buffer fills behind it.
