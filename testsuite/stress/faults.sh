@@ -51,11 +51,12 @@ echo "figure: exit_races=$((rounds * 5)) probe_hits=$hits"
 
 # 3. The module unloaded while a uretprobe is pending on a live process:
 # the function must still return to its caller with its value.
-mkfifo fifo
+fifo=$(mktemp -d)/fifo # the job directory (9p) can hold no fifo
+mkfifo "$fifo"
 staprun "$mod" > ret.out 2> ret.err &
 sp=$!
 sleep 2
-"$prog" block fifo > block.out &
+"$prog" block "$fifo" > block.out &
 bp=$!
 j=0
 while ! grep -q "entered wait_here" ret.out && [ $j -lt 100 ]; do sleep 0.1; j=$((j + 1)); done
@@ -63,7 +64,7 @@ while ! grep -q "entered wait_here" ret.out && [ $j -lt 100 ]; do sleep 0.1; j=$
 kill -TERM $sp
 wait $sp
 grep -q "^$name " /proc/modules && fail "the module is still loaded with a uretprobe pending"
-printf A > fifo
+printf A > "$fifo"
 wait $bp || fail "the process whose uretprobe was pending exited $?: $(cat block.out)"
 [ "$(cat block.out)" = "returned 66" ] || fail "wait_here returned wrong: $(cat block.out)"
 grep -q "wait_here returned" ret.out && fail "the return probe ran after the session ended"
