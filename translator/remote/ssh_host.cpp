@@ -24,6 +24,17 @@ std::vector<std::string> env_options() {
   return opts;
 }
 
+// In a forked child: becomes argv (found on PATH), or exits 127 saying why.
+[[noreturn]] void exec_argv(const std::vector<std::string> &argv) {
+  std::vector<char *> args;
+  for (const auto &a : argv)
+    args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
+  execvp(args[0], args.data());
+  std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+  _exit(127);
+}
+
 // Runs argv to completion in a process group of its own (see start());
 // returns its status and stdout, its stderr in `err`.
 int run_quiet(const std::vector<std::string> &argv, std::string &out, std::string &err) {
@@ -44,13 +55,7 @@ int run_quiet(const std::vector<std::string> &argv, std::string &out, std::strin
     dup2(e[1], STDERR_FILENO);
     for (int fd : {o[0], o[1], e[0], e[1], null})
       ::close(fd);
-    std::vector<char *> args;
-    for (const auto &a : argv)
-      args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
+    exec_argv(argv);
   }
   ::close(o[1]);
   ::close(e[1]);
@@ -179,13 +184,7 @@ pid_t SshHost::start(const std::string &command, int &out_fd, int &err_fd) const
     setpgid(0, 0);
     dup2(o[1], STDOUT_FILENO);
     dup2(e[1], STDERR_FILENO);
-    std::vector<char *> args;
-    for (const auto &a : argv)
-      args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
+    exec_argv(argv);
   }
   ::close(o[1]);
   ::close(e[1]);
