@@ -26,6 +26,7 @@
 #include "passes/check_pragmas.h"
 #include "passes/target_writes.h"
 #include "passes/check_privilege.h"
+#include "tracequery/catalog.h"
 #include "passes/check_stats.h"
 #include "passes/check_kernel_config.h"
 #include "passes/infer_types.h"
@@ -120,6 +121,8 @@ private:
   Target target_;
   // The target kernel's types (BTF), loaded when a probe or @cast first asks.
   std::unique_ptr<debuginfo::KernelDebuginfo> kernel_debuginfo_;
+  // The kernel's tracepoint catalogs, read when a kernel.trace point asks.
+  tracequery::Catalogs tracepoints_;
   std::unique_ptr<ModuleBuild> build_;
   std::unique_ptr<SessionFiles> files_;
   std::string c_source_, module_path_;
@@ -235,7 +238,7 @@ bool Driver::pass2_elaborate() {
   bool listing = !opts_.list_pattern.empty();
   probes::ResolveEnv env{target_, *arch, &kernel_dwarf, kernel_debuginfo_.get(),
                          listing && opts_.list_vars, &user_target_, opts_.guru,
-                         opts_.skip_badvars};
+                         opts_.skip_badvars, &tracepoints_};
   resolve_probes(env, program_, arena_, diag_, /*quiet_no_match=*/listing);
   fold_defined(env, program_, arena_);
   fold_constants(program_, arena_);

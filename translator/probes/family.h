@@ -19,6 +19,9 @@ class ModuleWriter;
 namespace stap::dwarf {
 class KernelDebuginfo;
 }
+namespace stap::tracequery {
+class Catalogs;
+}
 namespace stap::debuginfo {
 class KernelDebuginfo;
 }
@@ -49,6 +52,9 @@ struct ResolveEnv {
   bool guru = false; // -g: points that need guru mode (absolute addresses)
   // --skip-badvars: a $var that does not resolve reads as 0, with a warning.
   bool skip_badvars = false;
+  // The kernel's tracepoints and their prototypes (tracequery/catalog.h),
+  // read on first use; nullptr where no tracepoint is resolved.
+  tracequery::Catalogs *tracepoints = nullptr;
 };
 
 // One concrete probe: a probe body bound to a probe point that a family

@@ -132,9 +132,12 @@ public:
         (system_glob == "*" || system_glob == builtin.system)) {
       found.push_back(builtin);
     } else {
-      std::string error;
-      const tracequery::Catalog *cat = tracequery::Catalog::of(
-          env.target, has_wildcard(system_glob) ? "" : system_glob, false, error);
+      std::string error = "tracepoints are not read here";
+      const tracequery::Catalog *cat =
+          env.tracepoints ? env.tracepoints->of(env.target,
+                                                has_wildcard(system_glob) ? "" : system_glob,
+                                                false, error)
+                          : nullptr;
       if (!cat) {
         if (!point.optional)
           diag.error(arg->loc, "cannot list the tracepoints of kernel " + env.target.release +

@@ -91,26 +91,26 @@ std::unique_ptr<Catalog> Catalog::from_objects(const std::vector<std::string> &o
   return c;
 }
 
-const Catalog *Catalog::of(const Target &target, const std::string &system, bool verbose,
-                           std::string &error) {
-  // Per release, arch and system asked for, for the process: resolution
-  // asks once per probe point.
-  static std::map<std::string, std::unique_ptr<Catalog>> catalogs;
+bool Catalog::has_system(const std::string &system) const {
+  return std::any_of(tracepoints_.begin(), tracepoints_.end(),
+                     [&](const Tracepoint &t) { return t.system == system; });
+}
+
+const Catalog *Catalogs::of(const Target &target, const std::string &system, bool verbose,
+                            std::string &error) {
   std::string key = target.release + "/" + target.arch + "/" + system;
-  if (auto it = catalogs.find(key); it != catalogs.end())
+  if (auto it = catalogs_.find(key); it != catalogs_.end())
     return it->second.get();
   std::vector<std::string> objects = query_objects(target, system, verbose, error);
   if (objects.empty())
     return nullptr;
-  auto c = from_objects(objects, error);
+  auto c = Catalog::from_objects(objects, error);
   if (!c)
     return nullptr;
   // The header named after the system did not declare it: all of them.
-  if (!system.empty() &&
-      std::none_of(c->tracepoints_.begin(), c->tracepoints_.end(),
-                   [&](const Tracepoint &t) { return t.system == system; }))
+  if (!system.empty() && !c->has_system(system))
     return of(target, "", verbose, error);
-  return (catalogs[key] = std::move(c)).get();
+  return (catalogs_[key] = std::move(c)).get();
 }
 
 const TracepointProto *Catalog::proto(const Tracepoint &tp, std::string &error) const {

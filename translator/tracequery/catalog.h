@@ -40,12 +40,8 @@ public:
   // with `error` set when the object cannot be read.
   const TracepointProto *proto(const Tracepoint &tp, std::string &error) const;
 
-  // The catalog of `target` (kept for the process): with a `system`
-  // ("sched"), one that holds at least that system's tracepoints (compiling
-  // only its header when that suffices), else all. Null with `error` set
-  // when no query object could be had.
-  static const Catalog *of(const Target &target, const std::string &system, bool verbose,
-                           std::string &error);
+  // Whether it declares a tracepoint of `system`.
+  bool has_system(const std::string &system) const;
   // From a given list of objects (for tests).
   static std::unique_ptr<Catalog> from_objects(const std::vector<std::string> &objects,
                                                std::string &error);
@@ -61,6 +57,23 @@ private:
 
   std::vector<Tracepoint> tracepoints_;
   mutable std::map<std::string, ObjectInfo> objects_;
+};
+
+// The catalogs one session has read, by release, arch and system asked
+// for: resolution asks once per probe point. Owned by the driver and
+// reached through probes::ResolveEnv::tracepoints, like the kernel's other
+// debuginfo, so nothing is kept beyond a session.
+class Catalogs {
+public:
+  // The catalog of `target`: with a `system` ("sched"), one that holds at
+  // least that system's tracepoints (compiling only its header when that
+  // suffices), else all. Null with `error` set when no query object could
+  // be had.
+  const Catalog *of(const Target &target, const std::string &system, bool verbose,
+                    std::string &error);
+
+private:
+  std::map<std::string, std::unique_ptr<Catalog>> catalogs_;
 };
 
 } // namespace stap::tracequery
