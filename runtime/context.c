@@ -9,10 +9,11 @@ static int stp_contexts_alloc(void)
 	if (!stp_contexts)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		stp_contexts[cpu] = vzalloc(sizeof(struct stp_context));
+		/* both grow with MAXSTRINGLEN: no splat on a huge -D */
+		stp_contexts[cpu] = stp_vzalloc_array(1, sizeof(struct stp_context));
 		if (!stp_contexts[cpu])
 			return -ENOMEM;
-		stp_contexts[cpu]->frames = vzalloc(max(stp_module.frames_size, 8u));
+		stp_contexts[cpu]->frames = stp_vzalloc_array(1, max(stp_module.frames_size, 8u));
 		if (!stp_contexts[cpu]->frames)
 			return -ENOMEM;
 	}

@@ -21,12 +21,14 @@ int stp_map_init(struct stp_map *m)
 	m->entry_size = ALIGN(sizeof(struct stp_map_entry) + m->key_size + m->value_size, 8);
 	n = m->max_entries ? m->max_entries : MAXMAPENTRIES;
 	m->max_entries = n;
-	m->nbuckets = roundup_pow_of_two(n);
-	m->count = 0;
-	m->buckets = vzalloc(m->nbuckets * sizeof(*m->buckets));
-	m->pool = vzalloc((size_t)n * m->entry_size);
 	INIT_LIST_HEAD(&m->used);
 	INIT_LIST_HEAD(&m->free);
+	if (n > (1u << 30)) /* roundup_pow_of_two() would overflow */
+		return -ENOMEM;
+	m->nbuckets = roundup_pow_of_two(n);
+	m->count = 0;
+	m->buckets = stp_vzalloc_array(m->nbuckets, sizeof(*m->buckets));
+	m->pool = stp_vzalloc_array(n, m->entry_size);
 	if (!m->buckets || !m->pool)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
@@ -39,7 +41,7 @@ int stp_map_init(struct stp_map *m)
 	if (!m->sorted)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		m->sorted[cpu] = vmalloc(n * sizeof(**m->sorted));
+		m->sorted[cpu] = stp_vzalloc_array(n, sizeof(**m->sorted));
 		if (!m->sorted[cpu])
 			return -ENOMEM;
 	}

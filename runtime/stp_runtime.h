@@ -23,6 +23,8 @@
 #include <linux/user_namespace.h>
 #include <linux/smp.h>
 #include <linux/jiffies.h>
+#include <linux/overflow.h>
+#include <linux/vmalloc.h>
 #include <linux/timekeeping.h>
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
@@ -168,6 +170,15 @@ __printf(2, 3) char *stp_sprintf(char *buf, const char *fmt, ...);
 /* Chunks of printf/sprintf (see format.c): `str` is the sprintf buffer,
  * appended to, or NULL for the probe's output. */
 __printf(3, 4) void stp_out_printf(struct stp_context *c, char *str, const char *fmt, ...);
+/* Load-time allocations sized by -D limits (MAXMAPENTRIES, MAXSTRINGLEN) or
+ * staprun -s: a size that overflows saturates (array_size) and one that
+ * does not fit fails quietly (__GFP_NOWARN: no allocation-failure splat in
+ * the kernel log), so the load fails with -ENOMEM and a clear message,
+ * never with a short buffer or a kernel warning. Zeroed. */
+static inline void *stp_vzalloc_array(size_t n, size_t size)
+{
+	return __vmalloc(array_size(n, size), GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+}
 /* A `*` width or precision from the script, as the kernel's vsnprintf
  * takes it: it keeps 23 bits of a width and 15 of a precision and WARNs
  * on a larger one, which a script must never make it do. Output is cut at

@@ -20,7 +20,7 @@ static int stp_transport_init(void)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		struct stp_ring *r = kzalloc(sizeof(*r), GFP_KERNEL);
-		char *buf = vmalloc(size);
+		char *buf = stp_vzalloc_array(1, size); /* -s is the user's: no splat */
 		if (!r || !buf) {
 			kfree(r);
 			vfree(buf);
