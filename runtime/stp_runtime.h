@@ -215,6 +215,18 @@ long stp_tz_offset(void);
 const char *stp_tz_zone(void);
 /* Whether the current task runs with staprun's effective uid: is_myproc(). */
 bool stp_is_myproc(void);
+/* Under --privilege=stapusr (the translator then defines
+ * STP_PRIVILEGE_USR) user-space probes and process events fire only in
+ * the processes of the user who ran staprun (effective uid), as in
+ * SystemTap 4.8: an unprivileged script never sees another user's. */
+static inline bool stp_privilege_allows_current(void)
+{
+#ifdef STP_PRIVILEGE_USR
+	return stp_is_myproc();
+#else
+	return true;
+#endif
+}
 /* Records a run-time error; the handler stops at its next check. */
 void stp_error(struct stp_context *c, const char *msg);
 /* system(): staprun runs `cmd` (one line) with /bin/sh in the background. */

@@ -59,6 +59,8 @@ static bool stp_pe_exe_is(const struct inode *inode)
 
 static bool stp_pe_wanted(const struct stp_proc_probe *p)
 {
+	if (!stp_privilege_allows_current())
+		return false;
 	if (p->pid)
 		return task_tgid_nr(current) == p->pid;
 	if (p->path && !stp_pe_exe_is(READ_ONCE(p->inode)))

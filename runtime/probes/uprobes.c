@@ -54,6 +54,8 @@ static bool stp_in_target_tree(void)
 
 static bool stp_uprobe_wanted(const struct stp_uprobe *u)
 {
+	if (!stp_privilege_allows_current())
+		return false;
 	if (u->pid)
 		return task_tgid_nr(current) == u->pid;
 	return stp_in_target_tree();

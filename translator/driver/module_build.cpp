@@ -18,6 +18,9 @@ ModuleBuild::ModuleBuild(const Options &opts, const Target &target, const std::s
   inputs_.kernel_build_dir = target.build_dir;
   inputs_.runtime_dir = opts.runtime_dir.empty() ? data_dir("runtime", STAP_RUNTIME_DIR) : opts.runtime_dir;
   inputs_.defines = opts.defines;
+  // User probes fire only in the user's own processes (runtime: stp_privilege_allows_current).
+  if (opts.privilege == "stapusr")
+    inputs_.defines.push_back("STP_PRIVILEGE_USR");
   inputs_.module_name = opts.module_name;
   for (const UserTable &t : tables)
     inputs_.user_objects.push_back(t.target_path + " " + t.hash);
@@ -44,7 +47,7 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
   job.kernel_build_dir = target_.build_dir;
   job.runtime_dir = inputs_.runtime_dir;
   job.unwind_dir = build::unwind_dir_for(inputs_.runtime_dir);
-  job.defines = opts_.defines;
+  job.defines = inputs_.defines;
   job.verbose = opts_.verbose >= 3;
   for (size_t i = 0; i < tables_.size(); ++i)
     job.blobs.push_back({codegen::blob_symbol(i), &tables_[i].packed});
