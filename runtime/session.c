@@ -27,10 +27,31 @@ static void stp_session_start(long target_pid)
 	mutex_unlock(&stp_session_mutex);
 }
 
-static void stp_session_stop(void)
+/* The session's figures, counted by the module all along and sent once
+ * apart from the message queue (stp_ctl_set_final), so that they reach
+ * staprun exactly however many messages a flood of errors lost. */
+static void stp_session_final_figures(void)
 {
+	char text[STP_CTL_FINAL_SIZE];
+	unsigned n = 0, lost = stp_ctl_lost();
+	int errors = atomic_read(&stp_error_count), skipped = atomic_read(&stp_skipped_count);
 	u64 bytes, records;
 
+	stp_transport_drops(&bytes, &records);
+	if (records)
+		n += scnprintf(text + n, sizeof(text) - n, "drops %llu %llu\n", bytes, records);
+	if (lost)
+		n += scnprintf(text + n, sizeof(text) - n,
+			       "warning %u error and warning messages were lost: the control "
+			       "channel was full\n", lost);
+	if (errors || skipped)
+		n += scnprintf(text + n, sizeof(text) - n, "stats errors %d skipped %d\n", errors,
+			       skipped);
+	stp_ctl_set_final(text, n);
+}
+
+static void stp_session_stop(void)
+{
 	mutex_lock(&stp_session_mutex);
 	if (stp_session_state() != STP_SESSION_RUNNING) {
 		mutex_unlock(&stp_session_mutex);
@@ -40,14 +61,7 @@ static void stp_session_stop(void)
 	stp_kinds_unregister(); /* waits for handlers still running */
 	stp_tf_stop(); /* the VMA map stays readable for the end probes */
 	stp_end_probes_run();
-	stp_transport_drops(&bytes, &records);
-	if (records)
-		stp_ctl_send("drops %llu %llu", bytes, records);
-	if (atomic_read(&stp_error_count) || atomic_read(&stp_skipped_count))
-		stp_ctl_send("stats errors %d skipped %d", atomic_read(&stp_error_count),
-			     atomic_read(&stp_skipped_count));
-	if (atomic_read(&stp_ctl_lost))
-		stp_ctl_send("warning %d control messages were lost", atomic_read(&stp_ctl_lost));
+	stp_session_final_figures();
 	atomic_set(&stp_state, STP_SESSION_STOPPED);
 	mutex_unlock(&stp_session_mutex);
 	wake_up_interruptible(&stp_wq);

@@ -155,8 +155,11 @@ public:
 
 private:
   bool command(const char *cmd);
-  void copy_data();
-  void read_control();
+  // Each reads until its file is empty, or at most `max_reads` times: in
+  // the session's loop a module that produces as fast as staprun reads
+  // must not keep it from the other file and from its signals.
+  void copy_data(int max_reads = -1);
+  void read_control(int max_reads = -1);
   void handle_message(const std::string &line);
   void drain();
 
@@ -177,8 +180,8 @@ bool Session::command(const char *cmd) {
   return true;
 }
 
-void Session::copy_data() {
-  for (;;) {
+void Session::copy_data(int max_reads) {
+  for (int i = 0; i != max_reads; ++i) {
     ssize_t n = read(data_, buf_.data(), buf_.size());
     if (n < 0 && errno == EINTR)
       continue;
@@ -214,6 +217,9 @@ void Session::handle_message(const std::string &line) {
   } else if (line.rfind("stats ", 0) == 0) {
     int errors = 0, skipped = 0;
     std::sscanf(line.c_str(), "stats errors %d skipped %d", &errors, &skipped);
+    // Errors whose messages were lost in a flood still fail the run.
+    if (errors > 0)
+      had_error_ = true;
     std::fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: %d\n", errors,
                  skipped);
   } else if (opts_.verbose) {
@@ -221,9 +227,9 @@ void Session::handle_message(const std::string &line) {
   }
 }
 
-void Session::read_control() {
+void Session::read_control(int max_reads) {
   char tmp[4096];
-  for (;;) {
+  for (int i = 0; i != max_reads; ++i) {
     ssize_t n = read(ctl_, tmp, sizeof(tmp));
     if (n < 0 && errno == EINTR)
       continue;
@@ -285,9 +291,9 @@ int Session::run(const sigset_t &orig_mask, int sigfd) {
     if (n < 0)
       break;
     if (fds[0].revents)
-      copy_data();
+      copy_data(16);
     if (fds[1].revents)
-      read_control();
+      read_control(16);
     if (fds[2].revents) {
       signalfd_siginfo si;
       while (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
