@@ -157,10 +157,13 @@ void stp_warn(struct stp_context *c, const char *msg)
 	stp_ctl_send("warning %s", msg);
 }
 
+/* The first time the count passes MAXSKIPPED the session ends, with one
+ * error message (SystemTap 4.8's text), not one per further skip. */
 void stp_count_skipped(void)
 {
-	if (atomic_inc_return(&stp_skipped_count) > MAXSKIPPED) {
-		stp_ctl_send("error skipped too many probes (MAXSKIPPED %d)", MAXSKIPPED);
+	if (unlikely(atomic_inc_return(&stp_skipped_count) == MAXSKIPPED + 1)) {
+		stp_ctl_send("error Skipped too many probes, check MAXSKIPPED or try again with "
+			     "stap -t for more details.");
 		stp_request_exit();
 	}
 }

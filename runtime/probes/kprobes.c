@@ -113,6 +113,13 @@ static void stp_kprobes_unregister(void)
 		if (k->is_return && k->krp.nmissed)
 			stp_ctl_send("warning probe %s missed %d return(s) (raise .maxactive)",
 				     k->probe->pp, k->krp.nmissed);
+		/* Hits the kernel did not hand to us count as skipped probes, as
+		 * in SystemTap 4.8: a kprobe that fired while another kprobe ran
+		 * on its CPU (kp.nmissed), a return with no free instance. */
+		if (k->is_return)
+			atomic_add(k->krp.nmissed + (int)k->krp.kp.nmissed, &stp_skipped_count);
+		else
+			atomic_add((int)k->kp.nmissed, &stp_skipped_count);
 		k->registered = false;
 	}
 }
