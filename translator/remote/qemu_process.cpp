@@ -1,13 +1,12 @@
 #include "remote/qemu_process.h"
 
 #include "remote/vm.h"
+#include "util/spawn_child.h"
 
 #include <cerrno>
 #include <csignal>
-#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,27 +17,14 @@ QemuProcess::QemuProcess(const std::vector<std::string> &argv, const std::string
   if (console < 0)
     throw VmError("cannot create " + console_path + ": " + std::strerror(errno));
   start_ = end_ = std::chrono::steady_clock::now();
-  pid_ = fork();
-  if (pid_ < 0) {
-    close(console);
-    throw VmError(std::string("fork: ") + std::strerror(errno));
-  }
-  if (pid_ == 0) {
-    // No guest outlives the runner, however the runner ends.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    int null = open("/dev/null", O_RDONLY);
-    dup2(null, STDIN_FILENO);
-    dup2(console, STDOUT_FILENO);
-    dup2(console, STDERR_FILENO);
-    std::vector<char *> args;
-    for (const auto &a : argv)
-      args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
-  }
+  // No guest outlives the runner, however the runner ends.
+  ChildFiles files;
+  files.out = files.err = console;
+  pid_ = spawn_child(argv, files, kChildDiesWithParent);
+  int fork_errno = errno;
   close(console);
+  if (pid_ < 0)
+    throw VmError(std::string("fork: ") + std::strerror(fork_errno));
 }
 
 QemuProcess::~QemuProcess() { kill(); }

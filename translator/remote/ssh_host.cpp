@@ -1,15 +1,10 @@
 #include "remote/ssh_host.h"
 
 #include "util/shell.h"
+#include "util/spawn_child.h"
 
-#include <cerrno>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fcntl.h>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace stap::remote {
 namespace {
@@ -24,62 +19,10 @@ std::vector<std::string> env_options() {
   return opts;
 }
 
-// In a forked child: becomes argv (found on PATH), or exits 127 saying why.
-[[noreturn]] void exec_argv(const std::vector<std::string> &argv) {
-  std::vector<char *> args;
-  for (const auto &a : argv)
-    args.push_back(const_cast<char *>(a.c_str()));
-  args.push_back(nullptr);
-  execvp(args[0], args.data());
-  std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
-  _exit(127);
-}
-
 // Runs argv to completion in a process group of its own (see start());
 // returns its status and stdout, its stderr in `err`.
 int run_quiet(const std::vector<std::string> &argv, std::string &out, std::string &err) {
-  int o[2], e[2];
-  if (pipe(o) != 0)
-    return -1;
-  if (pipe(e) != 0) {
-    ::close(o[0]);
-    ::close(o[1]);
-    return -1;
-  }
-  pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    int null = open("/dev/null", O_RDONLY);
-    dup2(null, STDIN_FILENO);
-    dup2(o[1], STDOUT_FILENO);
-    dup2(e[1], STDERR_FILENO);
-    for (int fd : {o[0], o[1], e[0], e[1], null})
-      ::close(fd);
-    exec_argv(argv);
-  }
-  ::close(o[1]);
-  ::close(e[1]);
-  if (pid < 0) {
-    ::close(o[0]);
-    ::close(e[0]);
-    return -1;
-  }
-  // ssh writes little on stderr; reading stdout to the end first cannot
-  // fill the stderr pipe in practice, but read both to be safe.
-  std::string *bufs[2] = {&out, &err};
-  int fds[2] = {o[0], e[0]};
-  for (int i = 0; i < 2; ++i) {
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(fds[i], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-      if (n > 0)
-        bufs[i]->append(buf, n);
-    ::close(fds[i]);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run_child_captured(argv, kChildOwnGroup, out, err);
 }
 
 std::string trimmed(std::string s) {
@@ -170,32 +113,8 @@ bool SshHost::copy(const std::vector<std::string> &files, std::string &error) {
 }
 
 pid_t SshHost::start(const std::string &command, int &out_fd, int &err_fd) const {
-  int o[2], e[2];
-  if (pipe2(o, O_CLOEXEC) != 0)
-    return -1;
-  if (pipe2(e, O_CLOEXEC) != 0) {
-    ::close(o[0]);
-    ::close(o[1]);
-    return -1;
-  }
-  std::vector<std::string> argv = ssh_argv("cd " + shell_quote(dir_) + " && " + command);
-  pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(o[1], STDOUT_FILENO);
-    dup2(e[1], STDERR_FILENO);
-    exec_argv(argv);
-  }
-  ::close(o[1]);
-  ::close(e[1]);
-  if (pid < 0) {
-    ::close(o[0]);
-    ::close(e[0]);
-    return -1;
-  }
-  out_fd = o[0];
-  err_fd = e[0];
-  return pid;
+  return spawn_child_piped(ssh_argv("cd " + shell_quote(dir_) + " && " + command), kChildOwnGroup,
+                           out_fd, err_fd);
 }
 
 void SshHost::signal_started(int sig) const {
