@@ -250,6 +250,11 @@ void resolve_probes(const probes::ResolveEnv &env, Program &program, ast::Arena 
   ProbeResolver r(env, program, arena, diag, quiet_no_match);
   for (ast::ProbeDecl *decl : script.probes)
     r.resolve(*decl);
+  // The plain probes of the library files the script uses run too
+  // (target_set.stp's process.begin/end keep its set current).
+  for (size_t i = 1; i < program.files.size(); ++i)
+    for (ast::ProbeDecl *decl : program.files[i]->probes)
+      r.resolve(*decl);
   // From here on the script's probes are the ones that run: a body only
   // used through aliases lives on in its copies.
   std::vector<ast::ProbeDecl *> used;
