@@ -1,13 +1,15 @@
 // libFuzzer target for the DWARF location-expression compiler
 // (dwarf/location.cpp): the bytes are decoded into a DW_OP program as libdw
 // would hand it over (an atom and up to two operands each; an implicit
-// value points at its bytes). It must not crash or trip a sanitizer, must
+// value and an entry value's block point at their bytes). It must not crash or trip a sanitizer, must
 // say why when it gives up, and whatever it compiles must be well-formed C:
 // parentheses balanced and every integer literal valid C (a decimal one
 // fits in a long).
 //
 // The first byte picks the context: bit 0 i386 (else x86_64), bit 1 a frame
-// base, bit 2 a CFA, bit 3 static addresses relocate, bit 4 user memory.
+// base, bit 2 a CFA, bit 3 static addresses relocate, bit 4 user memory,
+// bit 5 the probe is at the function's entry, bit 6 parameter references
+// resolve.
 #include "dwarf/location.h"
 
 #include <cctype>
@@ -81,7 +83,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t widths = p < end ? *p++ : 0;
     int w1 = (widths & 0xf) % 9, w2 = (widths >> 4) % 9;
     op.number = take(p, end, w1, widths & 0x80);
-    if (op.atom == DW_OP_implicit_value) {
+    if (op.atom == DW_OP_implicit_value || op.atom == DW_OP_entry_value ||
+        op.atom == DW_OP_GNU_entry_value) {
       op.number = std::min<uint64_t>(op.number % 16, static_cast<uint64_t>(end - p));
       op.number2 = reinterpret_cast<Dwarf_Word>(p); // libdw: the block's bytes
       p += op.number;
@@ -101,6 +104,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ctx.address = [](uint64_t addr, std::string &) -> std::optional<std::string> {
       char b[48];
       std::snprintf(b, sizeof b, "reloc(0x%llxUL)", static_cast<unsigned long long>(addr));
+      return std::string(b);
+    };
+  ctx.at_entry = mode & 32;
+  if (mode & 64)
+    ctx.parameter_ref = [](uint64_t die, std::string &) -> std::optional<std::string> {
+      char b[48];
+      std::snprintf(b, sizeof b, "param(0x%llxUL)", static_cast<unsigned long long>(die));
       return std::string(b);
     };
   std::string why;

@@ -80,8 +80,11 @@ TEST(DwarfLocation, OptimizedOutAndUnsupportedSayWhy) {
   EXPECT_EQ(compile({op(DW_OP_reg0), op(DW_OP_piece, 4), op(DW_OP_piece, 4)}, "i386", why).kind,
             VarLocation::Unavailable);
   EXPECT_EQ(why, "partly optimized out");
-  EXPECT_EQ(compile({op(DW_OP_entry_value, 1)}, "x86_64", why).kind, VarLocation::Unavailable);
-  EXPECT_NE(why.find("DW_OP_entry_value"), std::string::npos);
+  static const unsigned char rdi[] = {DW_OP_reg5};
+  EXPECT_EQ(compile({op(DW_OP_entry_value, 1, reinterpret_cast<Dwarf_Word>(rdi))}, "x86_64", why)
+                .kind,
+            VarLocation::Unavailable);
+  EXPECT_NE(why.find("DW_OP_entry_value of register di"), std::string::npos);
   EXPECT_EQ(compile({op(DW_OP_reg30)}, "x86_64", why).kind, VarLocation::Unavailable);
   EXPECT_NE(why.find("no pt_regs field"), std::string::npos);
   EXPECT_EQ(compile({op(DW_OP_addr, 0x1000)}, "x86_64", why).kind, VarLocation::Unavailable);
@@ -103,6 +106,96 @@ TEST(DwarfLocation, ExtremeOperandsGiveValidC) {
   EXPECT_EQ(compile({op(DW_OP_regx, 0x100000000ull)}, "x86_64", why).kind,
             VarLocation::Unavailable);
   EXPECT_NE(why.find("no pt_regs field"), std::string::npos);
+}
+
+// DW_OP_deref(_size) in the middle of an expression: a nofault read of the
+// target's memory when the probe runs, named for its fault message.
+TEST(DwarfLocation, DerefReadsMemoryWhenTheProbeRuns) {
+  dwarf::LocationContext ctx(*arch::find_arch("x86_64"));
+  ctx.where = "\"'$v'\"";
+  std::string why;
+  // GCC's "*(int *)(rbx + 8)" for a local that equals memory.
+  std::vector<Dwarf_Op> ops = {op(DW_OP_breg3, 8), op(DW_OP_deref_size, 4), op(DW_OP_stack_value)};
+  VarLocation l = dwarf::compile_location(ops.data(), ops.size(), ctx, why);
+  EXPECT_EQ(l.kind, VarLocation::Value);
+  EXPECT_EQ(l.c_expr, "((unsigned long)stp_tv_read(c, (unsigned long)((((unsigned long)(c->regs)->bx) "
+                      "+ 0x8UL)), 4, 0, \"'$v'\"))");
+  // A pointer in memory, then an offset from it: an address.
+  ops = {op(DW_OP_fbreg, static_cast<Dwarf_Word>(-24)), op(DW_OP_deref), op(DW_OP_plus_uconst, 16)};
+  ctx.frame_base = [](std::string &) { return std::optional<std::string>("FB"); };
+  l = dwarf::compile_location(ops.data(), ops.size(), ctx, why);
+  EXPECT_EQ(l.kind, VarLocation::Address);
+  EXPECT_EQ(l.c_expr, "(((unsigned long)stp_tv_read(c, (unsigned long)((FB - 0x18UL)), 8, 0, "
+                      "\"'$v'\")) + 0x10UL)");
+  // i386 addresses are 4 bytes; user memory is read as such.
+  dwarf::LocationContext user(*arch::find_arch("i386"));
+  user.user = true;
+  ops = {op(DW_OP_breg0, 0), op(DW_OP_deref)};
+  l = dwarf::compile_location(ops.data(), ops.size(), user, why);
+  EXPECT_EQ(l.c_expr, "((unsigned long)stp_tv_read(c, (unsigned long)(((unsigned long)(c->regs)->ax)), "
+                      "4, 1, \"a DWARF location\"))");
+  ops = {op(DW_OP_breg0, 0), op(DW_OP_deref_size, 3)};
+  EXPECT_EQ(dwarf::compile_location(ops.data(), ops.size(), ctx, why).kind, VarLocation::Unavailable);
+  EXPECT_EQ(why, "a DW_OP_deref_size of 3 bytes");
+}
+
+// DW_OP_entry_value: at the function's first instruction the value at
+// entry is the value now; elsewhere it is gone, and the error says where
+// to read it instead.
+TEST(DwarfLocation, EntryValueAtTheEntryIsTheRegister) {
+  dwarf::LocationContext ctx(*arch::find_arch("x86_64"));
+  ctx.at_entry = true;
+  static const unsigned char rsi[] = {DW_OP_reg4};
+  std::vector<Dwarf_Op> ops = {op(DW_OP_entry_value, 1, reinterpret_cast<Dwarf_Word>(rsi)),
+                               op(DW_OP_stack_value)};
+  std::string why;
+  VarLocation l = dwarf::compile_location(ops.data(), ops.size(), ctx, why);
+  EXPECT_EQ(l.kind, VarLocation::Value);
+  EXPECT_EQ(l.c_expr, "((unsigned long)(c->regs)->si)");
+  // GCC's entry value of memory a register pointed at: breg5 0; deref.
+  static const unsigned char mem[] = {DW_OP_breg5, 0x00, DW_OP_deref};
+  ops = {op(DW_OP_GNU_entry_value, sizeof mem, reinterpret_cast<Dwarf_Word>(mem)),
+         op(DW_OP_stack_value)};
+  l = dwarf::compile_location(ops.data(), ops.size(), ctx, why);
+  EXPECT_EQ(l.kind, VarLocation::Value);
+  EXPECT_EQ(l.c_expr, "((unsigned long)stp_tv_read(c, (unsigned long)(((unsigned long)(c->regs)->di)), "
+                      "8, 0, \"a DWARF location\"))");
+  ctx.at_entry = false;
+  EXPECT_EQ(dwarf::compile_location(ops.data(), ops.size(), ctx, why).kind,
+            VarLocation::Unavailable);
+  EXPECT_NE(why.find("DW_OP_entry_value of memory at a register) is not kept at this address"),
+            std::string::npos);
+  static const unsigned char bad[] = {DW_OP_lit1, DW_OP_lit2, DW_OP_plus};
+  ctx.at_entry = true;
+  ops = {op(DW_OP_entry_value, sizeof bad, reinterpret_cast<Dwarf_Word>(bad))};
+  EXPECT_EQ(dwarf::compile_location(ops.data(), ops.size(), ctx, why).kind,
+            VarLocation::Unavailable);
+  EXPECT_EQ(why, "a DW_OP_entry_value of an unsupported form (an expression)");
+}
+
+// DW_OP_GNU_parameter_ref: what the callers pass (scope.cpp reads their
+// call sites); without an answer, the reason.
+TEST(DwarfLocation, ParameterRefAsksTheCallSites) {
+  dwarf::LocationContext ctx(*arch::find_arch("x86_64"));
+  std::vector<Dwarf_Op> ops = {op(DW_OP_GNU_parameter_ref, 0x2a), op(DW_OP_stack_value)};
+  std::string why;
+  EXPECT_EQ(dwarf::compile_location(ops.data(), ops.size(), ctx, why).kind,
+            VarLocation::Unavailable);
+  EXPECT_EQ(why, "only its callers know its value (DW_OP_GNU_parameter_ref)");
+  ctx.parameter_ref = [](uint64_t die, std::string &w) -> std::optional<std::string> {
+    if (die == 0x2a)
+      return "0x7UL";
+    w = "its callers pass values that differ or are not constants";
+    return std::nullopt;
+  };
+  VarLocation l = dwarf::compile_location(ops.data(), ops.size(), ctx, why);
+  EXPECT_EQ(l.kind, VarLocation::Value);
+  EXPECT_EQ(l.c_expr, "0x7UL");
+  ops[0].number = 0x30;
+  EXPECT_EQ(dwarf::compile_location(ops.data(), ops.size(), ctx, why).kind,
+            VarLocation::Unavailable);
+  EXPECT_EQ(why, "only its callers know its value (DW_OP_GNU_parameter_ref): its callers pass "
+                 "values that differ or are not constants");
 }
 
 TEST(DwarfLocation, StaticAddressesGoThroughTheRelocationCallback) {

@@ -229,13 +229,24 @@ private:
       return finish_piece(op.number);
     case DW_OP_nop:
       return true;
-    case DW_OP_deref: case DW_OP_deref_size: case DW_OP_xderef: case DW_OP_xderef_size:
-      return fail("a location that reads memory (DW_OP_deref) is not supported yet");
+    case DW_OP_deref:
+      return deref(ctx_.arch.long_size);
+    case DW_OP_deref_size:
+      return deref(op.number);
+    case DW_OP_xderef: case DW_OP_xderef_size:
+      return fail("a location that reads another address space (DW_OP_xderef) is not "
+                  "supported");
     case DW_OP_entry_value: case DW_OP_GNU_entry_value:
-      return fail("not accessible at this address: its value at the function's entry "
-                  "(DW_OP_entry_value) is gone");
-    case DW_OP_GNU_parameter_ref:
-      return fail("not accessible at this address (DW_OP_GNU_parameter_ref)");
+      return entry_value(op);
+    case DW_OP_GNU_parameter_ref: {
+      std::string why;
+      auto v = ctx_.parameter_ref ? ctx_.parameter_ref(op.number, why) : std::nullopt;
+      if (!v)
+        return fail("only its callers know its value (DW_OP_GNU_parameter_ref)" +
+                    (why.empty() ? std::string() : ": " + why));
+      stack_.push_back(*v);
+      return true;
+    }
     default:
       return fail("unsupported DWARF operation 0x" + [&] {
         char b[8];
@@ -243,6 +254,129 @@ private:
         return std::string(b);
       }());
     }
+  }
+
+  // DW_OP_deref(_size): the address on top of the stack is replaced by
+  // the `size` bytes there, zero-extended: a nofault read when the probe
+  // runs (runtime/stp_target.h), so a bad address is a run-time error.
+  bool deref(uint64_t size) {
+    if (size != 1 && size != 2 && size != 4 && size != 8)
+      return fail("a DW_OP_deref_size of " + std::to_string(size) + " bytes");
+    if (size > ctx_.arch.long_size)
+      return fail("a DW_OP_deref_size wider than an address");
+    std::string addr;
+    if (!pop(addr))
+      return false;
+    stack_.push_back("((unsigned long)stp_tv_read(c, (unsigned long)(" + addr + "), " +
+                     std::to_string(size) + ", " + (ctx_.user ? "1" : "0") + ", " + ctx_.where +
+                     "))");
+    return true;
+  }
+
+  // DW_OP_entry_value(BLOCK): the value BLOCK had when the function was
+  // entered. GCC's blocks are a register (DW_OP_regN: its value) or a
+  // register-based address read (DW_OP_bregN off; DW_OP_deref). At the
+  // function's first instruction that is the value now; elsewhere the
+  // register has been reused and nothing kept it.
+  bool entry_value(const Dwarf_Op &op) {
+    const auto *p = reinterpret_cast<const unsigned char *>(op.number2);
+    const unsigned char *end = p + op.number;
+    if (!p || op.number == 0)
+      return fail("an empty DW_OP_entry_value");
+    std::string what = describe_entry_block(p, end);
+    if (!ctx_.at_entry)
+      return fail("its value at the function's entry (DW_OP_entry_value of " + what +
+                  ") is not kept at this address: read it at the function's entry (a "
+                  ".call or .callee probe on optimized code, or @entry() in a .return probe)");
+    std::vector<Dwarf_Op> ops;
+    if (!decode_entry_block(p, end, ops))
+      return fail("a DW_OP_entry_value of an unsupported form (" + what + ")");
+    bool is_register = ops.size() == 1 && (ops[0].atom == DW_OP_regx ||
+                                           (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31));
+    if (is_register) {
+      // A register in an entry value block stands for its contents.
+      uint64_t regno = ops[0].atom == DW_OP_regx ? ops[0].number : ops[0].atom - DW_OP_reg0;
+      std::string r = reg(regno);
+      if (r.empty())
+        return fail("DWARF register " + std::to_string(regno) + " has no pt_regs field on " +
+                    std::string(ctx_.arch.name));
+      stack_.push_back(r);
+      return true;
+    }
+    for (const Dwarf_Op &o : ops)
+      if (!step(o, false))
+        return false;
+    return true;
+  }
+
+  static bool uleb(const unsigned char *&p, const unsigned char *end, uint64_t &v) {
+    v = 0;
+    for (unsigned shift = 0; p < end && shift < 64; shift += 7) {
+      unsigned char b = *p++;
+      v |= uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80))
+        return true;
+    }
+    return false;
+  }
+  static bool sleb(const unsigned char *&p, const unsigned char *end, uint64_t &v) {
+    v = 0;
+    unsigned shift = 0;
+    while (p < end && shift < 64) {
+      unsigned char b = *p++;
+      v |= uint64_t(b & 0x7f) << shift;
+      shift += 7;
+      if (!(b & 0x80)) {
+        if (shift < 64 && (b & 0x40))
+          v |= ~0ULL << shift;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The block's operations: registers, base registers, derefs.
+  static bool decode_entry_block(const unsigned char *p, const unsigned char *end,
+                                 std::vector<Dwarf_Op> &ops) {
+    while (p < end) {
+      Dwarf_Op o{};
+      o.atom = *p++;
+      uint8_t a = o.atom;
+      bool ok = true;
+      if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+      } else if (a == DW_OP_regx) {
+        ok = uleb(p, end, o.number);
+      } else if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+        ok = sleb(p, end, o.number);
+      } else if (a == DW_OP_bregx) {
+        ok = uleb(p, end, o.number) && sleb(p, end, o.number2);
+      } else if (a == DW_OP_deref) {
+      } else if (a == DW_OP_deref_size) {
+        ok = p < end;
+        if (ok)
+          o.number = *p++;
+      } else {
+        return false;
+      }
+      if (!ok || ops.size() >= 4)
+        return false;
+      ops.push_back(o);
+    }
+    return !ops.empty();
+  }
+
+  // The block for messages: "register di", "memory at a register".
+  std::string describe_entry_block(const unsigned char *p, const unsigned char *end) const {
+    std::vector<Dwarf_Op> ops;
+    if (!decode_entry_block(p, end, ops))
+      return "an expression";
+    const Dwarf_Op &o = ops[0];
+    if (ops.size() != 1 || !((o.atom >= DW_OP_reg0 && o.atom <= DW_OP_reg31) || o.atom == DW_OP_regx))
+      return "memory at a register";
+    uint64_t regno = o.atom == DW_OP_regx ? o.number : o.atom - DW_OP_reg0;
+    const arch::Register *r =
+        regno <= 0xffff ? arch::dwarf_register(ctx_.arch, static_cast<int>(regno)) : nullptr;
+    return r ? "register " + std::string(r->name) : "DWARF register " + std::to_string(regno);
   }
 
   bool finish_piece(uint64_t size) {
@@ -283,6 +417,13 @@ private:
         why_ = "optimized out";
       return out;
     }
+    // Up to 64 bits in an unsigned long long; up to 128 (a 16-byte struct
+    // in a register pair) in x86_64's unsigned __int128.
+    uint64_t total = 0;
+    for (const Piece &p : pieces_)
+      total += p.size * 8;
+    uint64_t limit = ctx_.arch.long_size == 8 ? 128 : 64;
+    std::string wide = total > 64 ? "unsigned __int128" : "unsigned long long";
     uint64_t shift = 0;
     std::string expr;
     for (const Piece &p : pieces_) {
@@ -293,12 +434,12 @@ private:
                    : "a value split between registers and memory is not supported yet";
         return out;
       }
-      if (shift + p.size * 8 > 64) {
+      if (p.size > 8 || shift + p.size * 8 > limit) {
         out.kind = VarLocation::Unavailable;
-        why_ = "a value in pieces wider than 64 bits is not supported yet";
+        why_ = "a value in pieces wider than " + std::to_string(limit) + " bits";
         return out;
       }
-      std::string part = "((unsigned long long)" + p.expr + ")";
+      std::string part = "((" + wide + ")" + p.expr + ")";
       if (p.size < 8)
         part = "(" + part + " & " + hex((1ULL << (p.size * 8)) - 1) + "L)";
       if (shift)

@@ -28,6 +28,16 @@ struct LocationContext {
   // C for the run-time address of DWARF address `addr` (DW_OP_addr);
   // nullopt when it cannot be relocated, with the reason.
   std::function<std::optional<std::string>(uint64_t addr, std::string &why)> address;
+  // The probe is at the first instruction of the function whose frame
+  // this is: a value at entry (DW_OP_entry_value) is the value now.
+  bool at_entry = false;
+  // C for the value the callers pass for the parameter whose DIE is at
+  // CU offset `die` (DW_OP_GNU_parameter_ref); nullopt, with the reason,
+  // when the call sites do not agree on one.
+  std::function<std::optional<std::string>(uint64_t die, std::string &why)> parameter_ref;
+  // A C string literal naming what is read, for the fault message of a
+  // memory read inside the expression (DW_OP_deref): "\"'$x'\"".
+  std::string where = "\"a DWARF location\"";
 };
 
 // The location `ops[0..n)` describes, as C. An expression this cannot

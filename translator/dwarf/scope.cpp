@@ -1,8 +1,10 @@
 #include "dwarf/scope.h"
 
+#include "codegen/emitter.h"
 #include "dwarf/type_reader.h"
 
 #include <dwarf.h>
+#include <functional>
 #include <set>
 
 namespace stap::dwarf {
@@ -67,6 +69,92 @@ std::optional<std::string> frame_base_at(DebugFile &file, Dwarf_Die *subprogram,
   return l.c_expr;
 }
 
+// The first instruction of `subprogram`: DW_AT_entry_pc, DW_AT_low_pc or
+// its first range.
+std::optional<Dwarf_Addr> entry_of(Dwarf_Die *subprogram) {
+  Dwarf_Addr a;
+  if (subprogram && dwarf_entrypc(subprogram, &a) == 0)
+    return a;
+  Dwarf_Addr base, start, end;
+  if (subprogram && dwarf_ranges(subprogram, 0, &base, &start, &end) > 0)
+    return start;
+  return std::nullopt;
+}
+
+// A call site's value for a parameter, when it is a constant: what the
+// DW_AT_call_value expression leaves (DW_OP_litN, DW_OP_constN, ...).
+std::optional<uint64_t> constant_value(Dwarf_Attribute *a) {
+  Dwarf_Op *ops;
+  size_t n;
+  if (dwarf_getlocation(a, &ops, &n) != 0 || n == 0)
+    return std::nullopt;
+  std::optional<uint64_t> v;
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t at = ops[i].atom;
+    if (at >= DW_OP_lit0 && at <= DW_OP_lit31 && !v)
+      v = at - DW_OP_lit0;
+    else if ((at == DW_OP_const1u || at == DW_OP_const2u || at == DW_OP_const4u ||
+              at == DW_OP_const8u || at == DW_OP_constu || at == DW_OP_const1s ||
+              at == DW_OP_const2s || at == DW_OP_const4s || at == DW_OP_const8s ||
+              at == DW_OP_consts) && !v)
+      v = ops[i].number;
+    else if (at != DW_OP_stack_value || i + 1 != n)
+      return std::nullopt;
+  }
+  return v;
+}
+
+// DW_OP_GNU_parameter_ref: a parameter a compiler clone no longer takes
+// (GCC's IPA-SRA), whose value only the call sites describe. Those of
+// the compilation unit (clones are of static functions) are read: when
+// each passes the same constant, that is the value.
+std::optional<std::string> parameter_ref(Dwarf_Die *cu, uint64_t cu_offset, std::string &why) {
+  Dwarf_Off cu_start = dwarf_dieoffset(cu) - dwarf_cuoffset(cu);
+  Dwarf_Off param = cu_start + cu_offset;
+  std::optional<uint64_t> value;
+  bool other = false;
+  size_t sites = 0;
+  std::function<void(Dwarf_Die *)> walk = [&](Dwarf_Die *d) {
+    Dwarf_Die child;
+    if (dwarf_child(d, &child) != 0)
+      return;
+    do {
+      int tag = dwarf_tag(&child);
+      if (tag == DW_TAG_call_site_parameter || tag == DW_TAG_GNU_call_site_parameter) {
+        Dwarf_Attribute a;
+        Dwarf_Die target;
+        if ((dwarf_attr(&child, DW_AT_call_parameter, &a) ||
+             dwarf_attr(&child, DW_AT_abstract_origin, &a)) &&
+            dwarf_formref_die(&a, &target) && dwarf_dieoffset(&target) == param) {
+          ++sites;
+          std::optional<uint64_t> v;
+          if (dwarf_attr(&child, DW_AT_call_value, &a) ||
+              dwarf_attr(&child, DW_AT_GNU_call_site_value, &a))
+            v = constant_value(&a);
+          if (!v || (value && *value != *v))
+            other = true;
+          else
+            value = v;
+        }
+      } else if (dwarf_haschildren(&child)) {
+        walk(&child);
+      }
+    } while (dwarf_siblingof(&child, &child) == 0);
+  };
+  walk(cu);
+  if (sites == 0) {
+    why = "no call site in its compilation unit passes it";
+    return std::nullopt;
+  }
+  if (other || !value) {
+    why = "its callers pass values that differ or are not constants";
+    return std::nullopt;
+  }
+  char buf[40];
+  snprintf(buf, sizeof buf, "0x%llxUL", static_cast<unsigned long long>(*value));
+  return std::string(buf);
+}
+
 } // namespace
 
 VarLocation variable_location(DebugFile &file, Dwarf_Die *var, Dwarf_Die *subprogram, Dwarf_Addr pc,
@@ -99,6 +187,13 @@ VarLocation variable_location(DebugFile &file, Dwarf_Die *var, Dwarf_Die *subpro
   LocationContext ctx{opts.arch};
   ctx.user = opts.user;
   ctx.address = opts.address;
+  auto entry = entry_of(subprogram);
+  ctx.at_entry = entry && *entry == pc;
+  if (const char *name = dwarf_diename(var))
+    ctx.where = codegen::c_string_literal(std::string("'$") + name + "'");
+  Dwarf_Die cu;
+  if (dwarf_diecu(var, &cu, nullptr, nullptr))
+    ctx.parameter_ref = [&cu](uint64_t off, std::string &w) { return parameter_ref(&cu, off, w); };
   ctx.frame_base = [&](std::string &w) { return frame_base_at(file, subprogram, pc, opts, w); };
   ctx.cfa = [&](std::string &w) { return cfa_at(file, pc, opts, w); };
   VarLocation l = compile_location(ops, n, ctx, why);
