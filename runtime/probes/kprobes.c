@@ -3,9 +3,51 @@
  * address from System.map or kallsyms is needed here; and
  * kprobe.statement(ADDR).absolute, by address (guru mode). */
 
+/* For a .callee probe, at the callee's first instruction: whether the
+ * return address on the stack is one of the caller's calls to it, and so
+ * on up the levels of .callees(N) (SystemTap's check; -DSTAP_CALLEE_MATCHALL
+ * turns it off). A return address a return probe already replaced with
+ * the kernel's trampoline does not match: the callee probes are
+ * registered after the others so that theirs run first. */
+static bool stp_kprobe_called_from(const struct stp_kprobe *k, struct pt_regs *regs)
+{
+#ifndef STAP_CALLEE_MATCHALL
+	unsigned long slot = kernel_stack_pointer(regs), ret;
+	unsigned level, i;
+
+	for (level = 0; k->n_callsites; level++) {
+		const struct stp_callsite *hit = NULL;
+		bool any = false;
+		if (copy_from_kernel_nofault(&ret, (void *)slot, sizeof(ret)))
+			return false;
+		for (i = 0; i < k->n_callsites && !hit; i++) {
+			const struct stp_callsite *s = &k->callsites[i];
+			unsigned long base;
+			if (s->level != level)
+				continue;
+			any = true;
+			base = s->module ? stp_module_section(s->module, s->section)
+					 : (unsigned long)&_printk;
+			if (base && ret == base + s->offset)
+				hit = s;
+		}
+		if (!any)
+			return true; /* every level matched */
+		if (!hit)
+			return false;
+		if (hit->frame_size < 0)
+			return true; /* the frames above cannot be found */
+		slot += hit->frame_size;
+	}
+#endif
+	return true;
+}
+
 static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct stp_kprobe *k = container_of(kp, struct stp_kprobe, kp);
+	if (!stp_kprobe_called_from(k, regs))
+		return 0;
 	stp_run_event_probe_data(k->probe, regs, NULL, (unsigned long)kp->addr, false);
 	return 0;
 }
@@ -17,6 +59,10 @@ static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 static int stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, krp);
+	if (!stp_kprobe_called_from(k, regs))
+		return 1; /* a .callee return probe: not from its caller */
+	if (!k->entry)
+		return 0;
 	memset(ri->data, 0, k->entry_data_size);
 	return stp_run_event_probe_data(k->entry, regs, ri->data, (unsigned long)k->krp.kp.addr, false) ? 0 : 1;
 }
@@ -36,8 +82,13 @@ static int stp_kprobes_register(void)
 	unsigned i, n = stp_kind_table(KPROBE)->n;
 	int rc;
 
-	for (i = 0; i < n; i++) {
-		struct stp_kprobe *k = &kprobes[i];
+	/* Two rounds: the callee probes last, so that at an address shared
+	 * with a return probe theirs run first (the kernel runs the handlers
+	 * of one address newest first) and see the real return address. */
+	for (i = 0; i < 2 * n; i++) {
+		struct stp_kprobe *k = &kprobes[i % n];
+		if ((i < n) != !k->n_callsites)
+			continue;
 		if (k->is_return) {
 			memset(&k->krp, 0, sizeof(k->krp));
 			k->krp.kp.symbol_name = k->symbol;
@@ -45,7 +96,7 @@ static int stp_kprobes_register(void)
 				k->krp.kp.addr = (kprobe_opcode_t *)k->addr;
 			k->krp.handler = stp_kretprobe_handler;
 			k->krp.maxactive = k->maxactive;
-			if (k->entry) {
+			if (k->entry || k->n_callsites) {
 				k->krp.entry_handler = stp_kretprobe_entry;
 				k->krp.data_size = k->entry_data_size;
 			}

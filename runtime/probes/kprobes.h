@@ -1,5 +1,19 @@
 /* kprobe.function("f")[.return], kernel.function("f") by symbol
  * (STP_KIND_KPROBE, kprobes.c). */
+/* .callee("F"): a call the probed function must have been called from,
+ * named by its return address: `offset` into `module`'s `section`, or
+ * for vmlinux (module NULL) from _printk (which moves with KASLR).
+ * `level` frames up from the probe (0: the immediate caller);
+ * `frame_size` is how far above this return address's slot the caller's
+ * own one is (-1: unknown, deeper levels are not checked). */
+struct stp_callsite {
+	const char *module;
+	const char *section;
+	unsigned long offset;
+	unsigned level;
+	long frame_size;
+};
+
 struct stp_kprobe {
 	const struct stp_probe *probe;
 	const char *symbol;  /* "f" or "module:f"; NULL: by address */
@@ -12,6 +26,10 @@ struct stp_kprobe {
 	 * (the kretprobe's entry handler) and the bytes they take per call. */
 	const struct stp_probe *entry;
 	unsigned entry_data_size;
+	/* .callee: fire only when called from these (all levels); none:
+	 * from anywhere. */
+	const struct stp_callsite *callsites;
+	unsigned n_callsites;
 	struct kprobe kp;
 	struct kretprobe krp;
 	bool registered;

@@ -91,20 +91,19 @@ FunctionInfo info_of(Dwarf_Die *die, bool inlined) {
   return f;
 }
 
-} // namespace
-
-std::vector<FunctionInfo> find_functions(DebugFile &file, const FunctionPattern &p, bool out_of_line,
-                                         bool inlines) {
+// The functions of `file` whose DIEs `matches` accepts: out-of-line ones
+// and/or inline instances, sorted by name, then address.
+std::vector<FunctionInfo> collect(DebugFile &file, const std::function<bool(Dwarf_Die *)> &matches,
+                                  bool out_of_line, bool inlines) {
   std::vector<FunctionInfo> out;
   std::set<Dwarf_Off> seen;
-  Matcher m{p};
   for_each_cu(file, [&](Dwarf_Die &cu) {
     walk(&cu, [&](Dwarf_Die &die) {
       int tag = dwarf_tag(&die);
       if (tag == DW_TAG_subprogram && out_of_line) {
         Dwarf_Addr low;
         if (dwarf_hasattr(&die, DW_AT_declaration) || !first_address(&die, low) ||
-            !m.matches(&die) || !seen.insert(dwarf_dieoffset(&die)).second)
+            !matches(&die) || !seen.insert(dwarf_dieoffset(&die)).second)
           return;
         FunctionInfo f = info_of(&die, false);
         f.entry = low;
@@ -116,7 +115,7 @@ std::vector<FunctionInfo> find_functions(DebugFile &file, const FunctionPattern 
         free(bkpts);
         out.push_back(std::move(f));
       } else if (tag == DW_TAG_inlined_subroutine && inlines) {
-        if (!m.matches(&die) || !seen.insert(dwarf_dieoffset(&die)).second)
+        if (!matches(&die) || !seen.insert(dwarf_dieoffset(&die)).second)
           return;
         FunctionInfo f = info_of(&die, true);
         if (f.entry)
@@ -128,6 +127,14 @@ std::vector<FunctionInfo> find_functions(DebugFile &file, const FunctionPattern 
     return a.name != b.name ? a.name < b.name : a.entry < b.entry;
   });
   return out;
+}
+
+} // namespace
+
+std::vector<FunctionInfo> find_functions(DebugFile &file, const FunctionPattern &p, bool out_of_line,
+                                         bool inlines) {
+  Matcher m{p};
+  return collect(file, [&](Dwarf_Die *die) { return m.matches(die); }, out_of_line, inlines);
 }
 
 bool function_die(DebugFile &file, const FunctionInfo &fn, Dwarf_Die &out) {
@@ -190,27 +197,103 @@ std::vector<LabelInfo> find_labels(DebugFile &file, const FunctionInfo &fn, cons
   return out;
 }
 
-std::vector<std::string> find_callees(DebugFile &file, const FunctionInfo &fn, const std::string &pattern) {
-  std::set<std::string> names;
+std::vector<Callee> find_callees(DebugFile &file, const FunctionInfo &fn, const std::string &pattern) {
   Dwarf_Die die;
   if (!function_die(file, fn, die))
     return {};
+  // Callee DIE (a definition, its abstract instance or a declaration) ->
+  // the calls' return addresses.
+  struct Calls {
+    std::string name;
+    std::vector<Dwarf_Addr> return_pcs;
+    bool tail = false;
+  };
+  std::map<Dwarf_Off, Calls> calls;
+  std::vector<Callee> out;
   walk(&die, [&](Dwarf_Die &d) {
     int tag = dwarf_tag(&d);
+    if (tag != DW_TAG_call_site && tag != DW_TAG_GNU_call_site)
+      return;
+    Dwarf_Attribute a;
     Dwarf_Die callee;
-    const char *name = nullptr;
-    if (tag == DW_TAG_inlined_subroutine) {
-      name = dwarf_diename(&d);
-    } else if (tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site) {
-      Dwarf_Attribute a;
-      if ((dwarf_attr(&d, DW_AT_call_origin, &a) || dwarf_attr(&d, DW_AT_abstract_origin, &a)) &&
-          dwarf_formref_die(&a, &callee))
-        name = dwarf_diename(&callee);
-    }
-    if (name && fnmatch(pattern.c_str(), name, 0) == 0)
-      names.insert(name);
+    if (!(dwarf_attr(&d, DW_AT_call_origin, &a) || dwarf_attr(&d, DW_AT_abstract_origin, &a)) ||
+        !dwarf_formref_die(&a, &callee))
+      return; // through a pointer
+    const char *name = dwarf_diename(&callee);
+    if (!name || fnmatch(pattern.c_str(), name, 0) != 0)
+      return;
+    Calls &c = calls[dwarf_dieoffset(&callee)];
+    c.name = name;
+    bool tail = dwarf_hasattr(&d, DW_AT_call_tail_call) || dwarf_hasattr(&d, DW_AT_GNU_tail_call);
+    Dwarf_Addr ret;
+    // DWARF 5 names the return address; GCC's DWARF 4 extension puts it
+    // in the call site's low_pc.
+    if (tail)
+      c.tail = true;
+    else if ((dwarf_attr(&d, DW_AT_call_return_pc, &a) && dwarf_formaddr(&a, &ret) == 0) ||
+             dwarf_lowpc(&d, &ret) == 0)
+      c.return_pcs.push_back(ret);
   });
-  return {names.begin(), names.end()};
+  // The out-of-line definitions the calls reach, in one pass over the
+  // file: the callee DIE itself, the concrete instance of an abstract one,
+  // or (a declaration) the external definition of that name.
+  std::set<std::string> names;
+  for (const auto &[off, c] : calls)
+    names.insert(c.name);
+  std::vector<FunctionInfo> defs = collect(
+      file,
+      [&](Dwarf_Die *d) {
+        const char *n = dwarf_diename(d);
+        return n && names.count(n);
+      },
+      true, false);
+  for (auto &[off, c] : calls) {
+    Dwarf_Die callee;
+    bool declaration = dwarf_offdie(file.dwarf(), off, &callee) &&
+                       dwarf_hasattr(&callee, DW_AT_declaration);
+    const FunctionInfo *def = nullptr;
+    for (const FunctionInfo &f : defs) {
+      if (f.name != c.name)
+        continue;
+      Dwarf_Die fd, origin;
+      Dwarf_Attribute a;
+      bool same = f.die == off ||
+                  (dwarf_offdie(file.dwarf(), f.die, &fd) &&
+                   dwarf_attr(&fd, DW_AT_abstract_origin, &a) && dwarf_formref_die(&a, &origin) &&
+                   dwarf_dieoffset(&origin) == off);
+      if (same || (declaration && f.external && !def))
+        def = &f;
+      if (same)
+        break;
+    }
+    if (!def)
+      continue; // in another object (the kernel, for a module)
+    out.push_back(Callee{*def, std::move(c.return_pcs), c.tail});
+  }
+  std::sort(out.begin(), out.end(), [](const Callee &a, const Callee &b) {
+    return a.fn.name != b.fn.name ? a.fn.name < b.fn.name : a.fn.entry < b.fn.entry;
+  });
+  return out;
+}
+
+std::optional<int64_t> frame_size_at(DebugFile &file, Dwarf_Addr pc, int sp_dwarf_regno) {
+  Dwarf_Addr cfi_bias = 0;
+  Dwarf_CFI *cfi = file.cfi(cfi_bias);
+  Dwarf_Frame *frame = nullptr;
+  if (!cfi || dwarf_cfi_addrframe(cfi, pc + file.bias() - cfi_bias, &frame) != 0)
+    return std::nullopt;
+  Dwarf_Op *ops = nullptr;
+  size_t n = 0;
+  std::optional<int64_t> out;
+  if (dwarf_frame_cfa(frame, &ops, &n) == 0 && n == 1) {
+    const Dwarf_Op &o = ops[0];
+    if (o.atom == DW_OP_bregx && o.number == static_cast<Dwarf_Word>(sp_dwarf_regno))
+      out = static_cast<int64_t>(o.number2);
+    else if (o.atom == DW_OP_breg0 + sp_dwarf_regno)
+      out = static_cast<int64_t>(o.number);
+  }
+  free(frame);
+  return out;
 }
 
 } // namespace stap::dwarf

@@ -5,6 +5,7 @@
 #include "dwarf/debug_file.h"
 #include "dwarf/function_pattern.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,9 +53,27 @@ struct LabelInfo {
 // The labels of `fn` whose names match `pattern` (fnmatch).
 std::vector<LabelInfo> find_labels(DebugFile &file, const FunctionInfo &fn, const std::string &pattern);
 
-// The functions `fn` calls directly (DWARF call sites) or inlines, whose
-// names match `pattern`: each one's name.
-std::vector<std::string> find_callees(DebugFile &file, const FunctionInfo &fn, const std::string &pattern);
+// A function `fn` calls (`.callee("PATTERN")`, `.callees`): from the
+// DWARF call sites of fn (GCC 4.7+ emits them with -O1 and up), an
+// out-of-line function of the same file with the return addresses of
+// fn's calls to it.
+struct Callee {
+  FunctionInfo fn;
+  std::vector<Dwarf_Addr> return_pcs; // where fn's calls return to
+  bool tail_calls = false;            // fn also jumps to it (a tail call: no return into fn)
+};
+
+// The callees of `fn` whose names match `pattern` (fnmatch), sorted by
+// name. Calls through pointers and to functions of other objects (a
+// module calling the kernel) have no DWARF callee here and are left out,
+// and so are inline instances, as in SystemTap 4.8.
+std::vector<Callee> find_callees(DebugFile &file, const FunctionInfo &fn, const std::string &pattern);
+
+// How far the caller's return address is above the stack pointer while
+// the code at `pc` runs (its CFI rule CFA = sp + N, less the return
+// address's own slot plus it: N - ptr + ptr = N); nullopt when the CFI
+// does not put the frame at a fixed distance from the stack pointer.
+std::optional<int64_t> frame_size_at(DebugFile &file, Dwarf_Addr pc, int sp_dwarf_regno);
 
 // The DIE of `fn` (for scopes).
 bool function_die(DebugFile &file, const FunctionInfo &fn, Dwarf_Die &out);

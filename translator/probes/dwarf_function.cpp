@@ -8,6 +8,7 @@
 #include "probes/function_scope.h"
 
 #include <memory>
+#include <set>
 
 namespace stap::probes {
 namespace {
@@ -25,6 +26,7 @@ struct Request {
   bool call = false;
   std::optional<std::string> label, callee;
   bool callees = false;
+  int64_t depth = 1;           // .callees(N): how many levels of callees
   int64_t maxactive = 0;
   // Suffixes that only DWARF can answer (no fallback to symbols).
   bool needs_dwarf() const {
@@ -69,7 +71,15 @@ std::optional<Request> parse(ast::ProbePoint &point, Diagnostics &diag, bool &mi
     else if (f == "inline" && !r.statement) r.inlined = true;
     else if (f == "exported" && !r.statement) r.exported = true;
     else if (f == "nearest" && r.statement) r.nearest = true;
-    else if (f == "callees" && !r.statement) r.callees = true;
+    else if (f == "callees" && !r.statement) {
+      r.callees = true;
+      if (cs[i].arg) {
+        const ast::NumberLit *n = number_arg(cs[i]);
+        if (!n || n->value <= 0)
+          return bad("callees(...) needs a positive depth");
+        r.depth = n->value;
+      }
+    }
     else if (f == "maxactive" && r.is_return) {
       const ast::NumberLit *n = number_arg(cs[i]);
       if (!n || n->value <= 0)
@@ -138,13 +148,21 @@ public:
         for (const auto &l : dwarf::find_labels(file_, fn, *req_.label))
           add(fn, l.addr, l.name, spelled(fn), false);
       } else if (req_.callee || req_.callees) {
-        diag_.error(point_.loc, ".callee and .callees probes are not supported yet");
-        return false;
+        std::set<Dwarf_Off> path{fn.die};
+        callees(fn, req_.callee.value_or("*"), req_.depth, {}, path);
       } else if (req_.is_return) {
         add(fn, fn.entry, "", spelled(fn), true);
       } else {
         add(fn, fn.probe, "", spelled(fn), false);
       }
+    }
+    if (out_.size() == before && !point_.optional && (req_.callee || req_.callees) &&
+        !fns.empty()) {
+      diag_.error(req_.pattern_loc, "'" + req_.pattern + "' calls no function of " + where() +
+                                        " that matches '" + req_.callee.value_or("*") +
+                                        "' (calls through pointers, tail calls and calls into "
+                                        "other objects cannot be probed so)");
+      return false;
     }
     if (out_.size() == before && !point_.optional) {
       diag_.error(req_.pattern_loc, "no function of " + where() + " matches '" + req_.pattern + "'" +
@@ -192,16 +210,103 @@ private:
       add(fn, l.addr, "", fn.name + "@" + fn.decl_file + ":" + std::to_string(l.line), false);
   }
 
+  // A call site a callee probe checks (runtime/probes/kprobes.h, struct
+  // stp_callsite): the return address of a call, `level` frames up.
+  struct CallSite {
+    Dwarf_Addr return_pc;
+    unsigned level;
+    std::optional<int64_t> frame_size; // of the function the call is in
+  };
+
+  // .callee("PATTERN") / .callees(N): a probe on each function `caller`
+  // calls, at its entry, that fires only when the return address on the
+  // stack is one of caller's calls to it (and, `depth` levels down, the
+  // frames above are the calls that led there: `above`). pp() names the
+  // immediate caller and the callee, as 4.8 does at every depth.
+  void callees(const dwarf::FunctionInfo &caller, const std::string &pattern, int64_t depth,
+               const std::vector<CallSite> &above, std::set<Dwarf_Off> &path) {
+    const arch::Register *sp = arch::find_register(env_.arch, env_.arch.sp_reg);
+    for (const dwarf::Callee &c : dwarf::find_callees(file_, caller, pattern)) {
+      if (c.return_pcs.empty() || !ok_section(c.fn.entry))
+        continue; // only tail calls: they do not return into caller
+      std::vector<CallSite> sites;
+      for (Dwarf_Addr ret : c.return_pcs)
+        sites.push_back({ret, 0, sp ? dwarf::frame_size_at(file_, ret - 1, sp->dwarf)
+                                    : std::nullopt});
+      for (const CallSite &s : above)
+        sites.push_back({s.return_pc, s.level + 1, s.frame_size});
+      add(c.fn, c.fn.entry, "", "", req_.is_return, callee_point(caller, c.fn), sites);
+      if (depth > 1 && path.insert(c.fn.die).second) {
+        callees(c.fn, "*", depth - 1, sites, path);
+        path.erase(c.fn.die);
+      }
+    }
+  }
+
+  // The point of a callee probe, as pp() spells it:
+  // function("caller@file:N").callee("callee@file:M"), then .call or .return.
+  ast::ProbePoint *callee_point(const dwarf::FunctionInfo &caller,
+                                const dwarf::FunctionInfo &callee) const {
+    auto p = std::make_unique<ast::ProbePoint>(*with_arg(point_, req_.what_index, spelled(caller)));
+    const ast::ProbePointComponent &fn = p->components[req_.what_index];
+    std::vector<ast::ProbePointComponent> cs(p->components.begin(),
+                                             p->components.begin() + req_.what_index + 1);
+    auto s = std::make_unique<ast::StringLit>(*string_arg(fn));
+    s->value = spelled(callee);
+    cs.push_back(ast::ProbePointComponent{"callee", s.get(), fn.loc});
+    made().strings.push_back(std::move(s));
+    for (size_t i = req_.what_index + 1; i < point_.components.size(); ++i) {
+      const std::string &f = point_.components[i].functor;
+      if (f == "call" || f == "return" || f == "maxactive")
+        cs.push_back(point_.components[i]);
+    }
+    p->components = std::move(cs);
+    made().points.push_back(std::move(p));
+    return made().points.back().get();
+  }
+
+  // The stp_callsite initializers of `sites`, as C; `n` how many.
+  std::string callsites_c(const std::vector<CallSite> &sites, size_t &n) const {
+    std::string out;
+    n = 0;
+    for (const CallSite &s : sites) {
+      std::string where;
+      char buf[64];
+      if (module_.empty()) {
+        auto anchor = file_.symbol_address("_printk");
+        if (!anchor)
+          continue;
+        snprintf(buf, sizeof buf, "(unsigned long)0x%llxULL",
+                 static_cast<unsigned long long>(s.return_pc - *anchor));
+        where = "NULL, NULL, " + std::string(buf);
+      } else {
+        auto start = file_.section_start(s.return_pc);
+        std::string section = file_.section_at(s.return_pc);
+        if (!start || section.empty())
+          continue;
+        where = codegen::c_string_literal(module_) + ", " + codegen::c_string_literal(section) +
+                ", " + std::to_string(s.return_pc - *start) + "UL";
+      }
+      out += "{ " + where + ", " + std::to_string(s.level) + ", " +
+             std::to_string(s.frame_size.value_or(-1)) + " }, ";
+      ++n;
+    }
+    return out;
+  }
+
   // One probe at DWARF address `addr` of `fn`.
   // `label`: the label's name, for a .label("PATTERN") point.
+  // `callee`: for a .callee point, its point (callee_point()) and the
+  // call sites it must come from.
   void add(const dwarf::FunctionInfo &fn, Dwarf_Addr addr, const std::string &label,
-           const std::string &spelling, bool is_return) {
+           const std::string &spelling, bool is_return, ast::ProbePoint *callee = nullptr,
+           const std::vector<CallSite> &sites = {}) {
     auto sym = file_.symbol_at(addr);
     if (!sym)
       return;
     if (is_return && sym->offset != 0)
       return; // a kretprobe goes on a symbol's first instruction
-    ast::ProbePoint *p = with_arg(point_, req_.what_index, spelling);
+    ast::ProbePoint *p = callee ? callee : with_arg(point_, req_.what_index, spelling);
     if (!module_.empty() && req_.module != module_)
       p = with_arg(*p, 0, module_);
     for (size_t i = req_.what_index + 1; !label.empty() && i < p->components.size(); ++i)
@@ -216,6 +321,10 @@ private:
                  ", .is_return = " + (is_return ? "true" : "false") +
                  ", .optional = " + (point_.optional ? "true" : "false") +
                  ", .maxactive = " + std::to_string(req_.maxactive);
+    size_t n_sites = 0;
+    if (std::string c = callsites_c(sites, n_sites); n_sites)
+      r.c_fields += ", .callsites = (const struct stp_callsite[]){ " + c +
+                    "}, .n_callsites = " + std::to_string(n_sites);
     // Only when the body (or -L) asks: a wildcard over vmlinux matches
     // thousands of functions.
     if (!env_.list_vars && !uses_target_vars(decl_)) {
@@ -264,7 +373,11 @@ std::optional<bool> resolve_dwarf_probe(const ResolveEnv &env, ast::ProbeDecl &d
   if (!file) {
     if (!req->needs_dwarf())
       return std::nullopt; // by symbol
-    if (!point.optional)
+    if (!point.optional && (req->callee || req->callees))
+      diag.error(req->pattern_loc, "cannot find what '" + req->pattern +
+                                       "' calls: .callee and .callees need DWARF (its call "
+                                       "sites; BTF has none): " + why);
+    else if (!point.optional)
       diag.error(req->pattern_loc, "cannot resolve '" + req->pattern + "': " + why);
     return point.optional;
   }

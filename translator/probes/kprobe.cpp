@@ -60,6 +60,8 @@ public:
       for (const PointShape &t :
            std::vector<PointShape>{{{"function", true}, {"label", true}},
                                    {{"function", true}, {"callee", true}},
+                                   {{"function", true}, {"callee", true}, {"call", false}},
+                                   {{"function", true}, {"callee", true}, {"return", false}},
                                    {{"statement", true}},
                                    {{"statement", true}, {"nearest", false}}}) {
         out.push_back(h);

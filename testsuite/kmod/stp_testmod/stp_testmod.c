@@ -114,6 +114,54 @@ out:
 	goto stp_label_done;
 }
 
+/* Callee probes: stp_callee is called twice by stp_caller_a, once by
+ * stp_caller_b and once by stp_testmod_run itself; a
+ * .callee("stp_callee") probe on one caller sees only that caller's
+ * calls. (Not tail calls: each caller works on the result. The log lines
+ * from here on do not start with "stp_", which other tests select.) */
+noinline int stp_callee(int v)
+{
+	pr_info("stp_testmod: callee v=%d\n", v);
+	return v + 1;
+}
+
+noinline int stp_caller_a(int n)
+{
+	int r = stp_callee(n);
+
+	r += stp_callee(n + 1);
+	return r * 2;
+}
+
+noinline int stp_caller_b(int n)
+{
+	return stp_callee(n * 3) - 1;
+}
+
+/* After the call `scale` is needed no more: GCC 12 -O2 describes it then
+ * as its value at entry (DW_OP_entry_value), which a probe there cannot
+ * read (the register is reused). */
+noinline long stp_deref(struct stp_point *pt, long scale)
+{
+	int x = pt->x;
+	long y = pt->y;
+	long r = stp_callee(x) * scale;
+
+	r += pt->y;
+	pr_info("stp_testmod: deref x=%d y=%ld r=%ld\n", pt->x, y, r);
+	return r;
+}
+
+/* A static function with a parameter it does not use: IPA-SRA drops it
+ * from the clone it calls (stp_dropped_arg.isra.0), whose DWARF says its value is
+ * what the callers pass (DW_OP_GNU_parameter_ref); the one caller passes
+ * 42. */
+static noinline int stp_dropped_arg(int used, int unused)
+{
+	pr_info("stp_testmod: dropped_arg used=%d\n", used);
+	return used + 1;
+}
+
 static noinline void stp_testmod_run(long n)
 {
 	static struct stp_point origin;
@@ -148,6 +196,12 @@ static noinline void stp_testmod_run(long n)
 	r += stp_static((int)n + 5, (n & 1) ? "odd" : "even");
 	r += stp_inline((int)n, (int)n & 3);
 	r += stp_lines((int)n);
+	/* Not added to r, which other tests check. */
+	stp_caller_a((int)n);
+	stp_caller_b((int)n);
+	stp_callee((int)n + 100);
+	stp_deref(&origin, 3);
+	stp_dropped_arg((int)n, 42);
 	stp_testmod_counter++;
 	WRITE_ONCE(stp_testmod_last, n);
 	pr_info("stp_testmod: run n=%ld r=%d counter=%d origin=%d,%ld\n", n, r,
