@@ -183,6 +183,32 @@ TEST(AccessPath, MemberChainsIndexesAndErrors) {
   EXPECT_EQ(classify(tt, *whole, "$file", false, "", {}, err), Use::Scalar);
 }
 
+// BTF's `__user` type tag (clang-built kernels emit it; GCC's do not): a
+// pointer to a tagged type points into user memory, so indexing it reads
+// user memory; the tag spells as its target.
+TEST(AccessPath, UserTaggedPointersReadUserMemory) {
+  BtfWriter w;
+  uint32_t chr = w.type("char", 1, 0, 1);
+  w.put((1u << 24) | 8);
+  uint32_t tag = w.type("user", 18, 0, chr);
+  uint32_t chr_p = w.type("", 2, 0, tag);
+  BtfTypes b;
+  std::string error;
+  ASSERT_TRUE(read_btf(w.bytes(), nullptr, 8, b, error)) << error;
+  const TypeTable &tt = b.types;
+  EXPECT_TRUE(tt.is_user(tag));
+  EXPECT_FALSE(tt.is_user(chr));
+  EXPECT_EQ(listing_name(tt, chr_p), "char*");
+  TargetVar buf{"buf", chr_p, {VarLocation::Value, "c->regs->si", false, ""}, true};
+  WalkContext ctx{tt, [](stap::ast::Expr *) { return std::string("1"); }, "\"w\""};
+  using C = stap::ast::TargetComponent;
+  AccessError err;
+  auto p = walk(ctx, *start_place(buf), "$buf", {C{C::Index, "", nullptr, {}}}, err);
+  ASSERT_TRUE(p) << err.message;
+  EXPECT_TRUE(p->user);
+  EXPECT_NE(scalar_c(ctx, *p).find(", 1, 1, \"w\")"), std::string::npos) << scalar_c(ctx, *p);
+}
+
 // The installed kernel's BTF, from its vmlinuz, then from the cache.
 TEST(KernelBtf, VmlinuzYieldsVfsReadsPrototype) {
   std::string release;

@@ -54,11 +54,13 @@ public:
       std::string v = "(unsigned long)" + debuginfo::scalar_c(ctx_, p);
       const Type &to = tt_[tt_.strip(t.target)];
       if (debuginfo::is_char(tt_, t.target)) {
-        append_value("stp_tv_append_string(_b, " + v + ", MAXSTRINGLEN, " + user + "); ");
+        // A `char __user *` is a string in user memory.
+        std::string from = p.user || tt_.is_user(t.target) ? "1" : "0";
+        append_value("stp_tv_append_string(_b, " + v + ", MAXSTRINGLEN, " + from + "); ");
       } else if (depth == 0 && (to.kind == Kind::Struct || to.kind == Kind::Union) &&
                  !to.declaration) {
         // `$file$`: the structure the pointer points at.
-        aggregate(Place{t.target, true, "(" + v + ")", p.user}, depth);
+        aggregate(Place{t.target, true, "(" + v + ")", p.user || tt_.is_user(t.target)}, depth);
       } else {
         append_value("stp_appendf(_b, \"0x%lx\", " + v + "); ");
       }

@@ -130,7 +130,7 @@ std::optional<Place> walk(const WalkContext &ctx, Place p, const std::string &st
     const Type *t = &tt[id];
     if (comp.kind == ast::TargetComponent::Member) {
       if (t->kind == Kind::Pointer && is_aggregate(tt[tt.strip(t->target)])) {
-        p = Place{t->target, true, pointer_value(ctx, p), p.user};
+        p = Place{t->target, true, pointer_value(ctx, p), p.user || tt.is_user(t->target)};
         id = tt.strip(p.type);
         t = &tt[id];
       }
@@ -148,16 +148,20 @@ std::optional<Place> walk(const WalkContext &ctx, Place p, const std::string &st
                                   tt.c_name(id) + alternatives(tt, id));
       if (!p.address) {
         // A struct or union passed by value in a register (or a register
-        // pair read as one value): a scalar member is bits of that value.
+        // pair read as one value, an unsigned __int128 on x86_64): a
+        // scalar member is bits of that value.
         const Type &mt = tt[tt.strip(m->type)];
         uint64_t bits = m->bit_size ? m->bit_size : size_of(tt, m->type) * 8;
-        if (!is_scalar(mt) || bits == 0 || m->bit_offset + bits > 64)
+        unsigned width = t->size > 8 ? 128 : 64;
+        if (!is_scalar(mt) || bits == 0 || m->bit_offset + bits > width)
           return fail(comp.loc, "'" + name + "' is a " + kind_word(*t) +
                                     " held in registers: only its integer and pointer members "
-                                    "within 64 bits can be read ('" + comp.name + "' is '" +
-                                    tt.c_name(m->type) + "')");
+                                    "within " + std::to_string(width) + " bits can be read ('" +
+                                    comp.name + "' is '" + tt.c_name(m->type) + "')");
         std::string v = "((u64)(" + p.c + ")";
-        if (m->bit_offset)
+        if (width == 128)
+          v = "((u64)(((unsigned __int128)(" + p.c + ")) >> " + std::to_string(m->bit_offset) + ")";
+        else if (m->bit_offset)
           v = "(" + v + " >> " + std::to_string(m->bit_offset) + ")";
         if (bits < 64)
           v = "(" + v + " & " + std::to_string((1ULL << bits) - 1) + "ULL)";
@@ -180,6 +184,7 @@ std::optional<Place> walk(const WalkContext &ctx, Place p, const std::string &st
     // [index]
     std::string base;
     TypeId elem;
+    bool user = p.user;
     if (t->kind == Kind::Array) {
       if (!p.address)
         return fail(comp.loc, "'" + name + "' is an array held in registers: it cannot be "
@@ -189,6 +194,7 @@ std::optional<Place> walk(const WalkContext &ctx, Place p, const std::string &st
     } else if (t->kind == Kind::Pointer) {
       base = pointer_value(ctx, p);
       elem = t->target;
+      user = user || tt.is_user(elem); // `char __user *buf`: buf[i] is user memory
     } else if (p.address && &comp == &cs.front() && start_name.rfind("@cast", 0) == 0) {
       // @cast(p, "T")[i]: element i of an array of T at p, as SystemTap
       // reads it (the cast names the memory at p as a T).
@@ -206,7 +212,7 @@ std::optional<Place> walk(const WalkContext &ctx, Place p, const std::string &st
     p = Place{elem, true,
               "((unsigned long)(" + base + " + (s64)(" + index + ") * " + std::to_string(size) +
                   "L))",
-              p.user};
+              user};
     name += "[...]";
   }
   return p;

@@ -37,21 +37,28 @@ public:
       bool kflag = info >> 31;
       Type t;
       std::string_view name = str(name_off);
+      // Most kinds are a name and a size, or a reference to another type.
+      auto sized = [&](Kind k) {
+        t.kind = k;
+        t.name = name;
+        t.size = size_or_type;
+      };
+      auto over = [&](Kind k) {
+        t.kind = k;
+        t.target = size_or_type;
+      };
       switch (kind) {
       case BTF_INT: {
         uint32_t enc;
         if (!u32(enc))
           return fail(error, "truncated int");
         uint32_t encoding = (enc >> 24) & 0x0f;
-        t.kind = encoding & int_bool ? Kind::Bool : Kind::Int;
+        sized(encoding & int_bool ? Kind::Bool : Kind::Int);
         t.is_signed = encoding & int_signed;
-        t.size = size_or_type;
-        t.name = name;
         break;
       }
       case BTF_PTR:
-        t.kind = Kind::Pointer;
-        t.target = size_or_type;
+        over(Kind::Pointer);
         t.size = ptr_size_;
         break;
       case BTF_ARRAY: {
@@ -64,26 +71,12 @@ public:
         break;
       }
       case BTF_STRUCT: case BTF_UNION:
-        t.kind = kind == BTF_STRUCT ? Kind::Struct : Kind::Union;
-        t.name = name;
-        t.size = size_or_type;
-        t.members.reserve(vlen);
-        for (uint32_t i = 0; i < vlen; ++i) {
-          uint32_t mname, mtype, offset;
-          if (!u32(mname) || !u32(mtype) || !u32(offset))
-            return fail(error, "truncated member");
-          Member m;
-          m.name = str(mname);
-          m.type = mtype;
-          m.bit_offset = kflag ? offset & 0xffffff : offset;
-          m.bit_size = kflag ? offset >> 24 : 0;
-          t.members.push_back(std::move(m));
-        }
+        sized(kind == BTF_STRUCT ? Kind::Struct : Kind::Union);
+        if (!members(t, vlen, true, kflag))
+          return fail(error, "truncated member");
         break;
       case BTF_ENUM: case BTF_ENUM64:
-        t.kind = Kind::Enum;
-        t.name = name;
-        t.size = size_or_type;
+        sized(Kind::Enum);
         t.is_signed = kflag;
         for (uint32_t i = 0; i < vlen; ++i) {
           uint32_t ename, lo, hi = 0;
@@ -101,21 +94,18 @@ public:
         t.declaration = true;
         break;
       case BTF_TYPEDEF:
-        t.kind = Kind::Typedef;
+        over(Kind::Typedef);
         t.name = name;
-        t.target = size_or_type;
         break;
       case BTF_VOLATILE: case BTF_CONST:
-        t.kind = kind == BTF_CONST ? Kind::Const : Kind::Volatile;
-        t.target = size_or_type;
+        over(kind == BTF_CONST ? Kind::Const : Kind::Volatile);
         break;
       case BTF_RESTRICT:
-        t.kind = Kind::Restrict;
-        t.target = size_or_type;
+        over(Kind::Restrict);
         break;
       case BTF_TYPE_TAG: // __user, __rcu: an attribute, not a type of its own
-        t.kind = Kind::Typedef;
-        t.target = size_or_type;
+        over(Kind::Typedef);
+        t.user = name == "user"; // what a pointer to it points at is read from user memory
         break;
       case BTF_FUNC:
         // The function itself: a name for its prototype. Its slot stays a
@@ -124,21 +114,9 @@ public:
           out_.functions.emplace(std::string(name), size_or_type);
         break;
       case BTF_FUNC_PROTO:
-        t.kind = Kind::Func;
-        t.target = size_or_type;
-        for (uint32_t i = 0; i < vlen; ++i) {
-          uint32_t pname, ptype;
-          if (!u32(pname) || !u32(ptype))
-            return fail(error, "truncated parameter");
-          if (ptype == 0 && i + 1 == vlen) {
-            t.variadic = true;
-            break;
-          }
-          Member m;
-          m.name = str(pname);
-          m.type = ptype;
-          t.members.push_back(std::move(m));
-        }
+        over(Kind::Func);
+        if (!members(t, vlen, false, false))
+          return fail(error, "truncated parameter");
         break;
       case BTF_VAR:
         if (!skip(4))
@@ -166,6 +144,28 @@ public:
   }
 
 private:
+  // `vlen` struct/union members (name, type, offset) or prototype
+  // parameters (name, type; a last one of type 0 is `...`).
+  bool members(Type &t, uint32_t vlen, bool with_offsets, bool kflag) {
+    t.members.reserve(vlen);
+    for (uint32_t i = 0; i < vlen; ++i) {
+      uint32_t mname, mtype, offset = 0;
+      if (!u32(mname) || !u32(mtype) || (with_offsets && !u32(offset)))
+        return false;
+      if (!with_offsets && mtype == 0 && i + 1 == vlen) {
+        t.variadic = true;
+        break;
+      }
+      Member m;
+      m.name = str(mname);
+      m.type = mtype;
+      m.bit_offset = kflag ? offset & 0xffffff : offset;
+      m.bit_size = kflag ? offset >> 24 : 0;
+      t.members.push_back(std::move(m));
+    }
+    return true;
+  }
+
   bool u32(uint32_t &v) {
     if (pos_ + 4 > data_.size())
       return false;

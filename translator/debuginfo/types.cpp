@@ -25,6 +25,19 @@ TypeId TypeTable::strip(TypeId id) const {
   return void_type;
 }
 
+bool TypeTable::is_user(TypeId id) const {
+  for (size_t hops = 0; hops < types_.size(); ++hops) {
+    const Type &t = types_[id];
+    if (t.user)
+      return true;
+    if (t.kind != Kind::Typedef && t.kind != Kind::Const && t.kind != Kind::Volatile &&
+        t.kind != Kind::Restrict)
+      return false;
+    id = t.target;
+  }
+  return false;
+}
+
 namespace {
 
 // C declarator syntax: the base name on the left, pointers/arrays around

@@ -43,6 +43,7 @@ struct Type {
   uint64_t count = 0;      // Array: elements (0: unknown or flexible)
   bool declaration = false; // Struct/Union: a forward declaration, members unknown
   bool variadic = false;   // Func
+  bool user = false;       // a nameless Typedef for BTF's `__user` tag: user memory
   std::vector<Member> members; // Struct/Union fields; Func parameters
   std::vector<std::pair<std::string, int64_t>> enumerators; // Enum
 };
@@ -56,6 +57,9 @@ public:
   size_t size() const { return types_.size(); }
   // `id` without typedefs and const/volatile/restrict.
   TypeId strip(TypeId id) const;
+  // Whether `id` is tagged `__user` (through its typedefs and qualifiers):
+  // what a pointer to it points at is user memory.
+  bool is_user(TypeId id) const;
   // The type as C spells it: "struct file *", "const char *", "int [16]".
   std::string c_name(TypeId id) const;
   // A named struct/union/enum/typedef/base type: "struct file", "file",
