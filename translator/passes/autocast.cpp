@@ -73,8 +73,6 @@ Place start_of(const Carried &c) {
   return Place{c.type, c.address, "((unsigned long)0)", c.user};
 }
 
-std::string no_index_c(ast::Expr *) { return "0"; }
-
 std::string operand_name(const ast::Expr *e) {
   if (auto *s = dynamic_cast<const ast::SymbolExpr *>(e))
     return s->name;
@@ -86,19 +84,8 @@ std::string operand_name(const ast::Expr *e) {
 // The walk of an autocast chain from what its operand carries.
 std::optional<TypedResult> autocast_result(const Carried &c, const ast::AutocastExpr &n,
                                            AccessError &err) {
-  debuginfo::WalkContext ctx{*c.types, no_index_c, "\"\""};
-  std::string label = operand_name(n.operand);
-  auto end = debuginfo::walk(ctx, start_of(c), label, n.components, err);
-  if (!end)
-    return std::nullopt;
-  std::string pretty;
-  if (!n.components.empty() && n.components.back().kind == ast::TargetComponent::Pretty)
-    pretty = n.components.back().name;
-  auto use = debuginfo::classify(*c.types, *end, debuginfo::chain_name(label, n.components),
-                                 n.addressof, pretty, n.loc, err);
-  if (!use)
-    return std::nullopt;
-  return TypedResult{c.types, *end, *use, false};
+  return typed_chain(c.types, start_of(c), operand_name(n.operand), n.components, n.addressof,
+                     n.loc, err);
 }
 
 class Autocasts {

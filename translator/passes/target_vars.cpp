@@ -157,6 +157,24 @@ std::optional<ast::Type> target_type(const probes::ResolvedProbe &rp, const ast:
   return r->is_list ? ast::Type::String : script_type(r->use);
 }
 
+std::optional<TypedResult> typed_chain(std::shared_ptr<const debuginfo::TypeTable> types,
+                                       const debuginfo::Place &start, const std::string &label,
+                                       const std::vector<ast::TargetComponent> &components,
+                                       bool addressof, SourceLoc loc, AccessError &err) {
+  debuginfo::WalkContext ctx{*types, no_index_c, "\"\""};
+  auto end = debuginfo::walk(ctx, start, label, components, err);
+  if (!end)
+    return std::nullopt;
+  std::string pretty;
+  if (!components.empty() && components.back().kind == ast::TargetComponent::Pretty)
+    pretty = components.back().name;
+  auto use = debuginfo::classify(*types, *end, debuginfo::chain_name(label, components),
+                                 addressof, pretty, loc, err);
+  if (!use)
+    return std::nullopt;
+  return TypedResult{std::move(types), *end, *use, false};
+}
+
 std::optional<TypedResult> target_result(const probes::ResolvedProbe &rp,
                                          const ast::TargetExpr &n, AccessError &err) {
   const debuginfo::TargetScope *scope = rp.scope.get();
@@ -198,18 +216,7 @@ std::optional<TypedResult> target_result(const probes::ResolvedProbe &rp,
                       (reason.empty() ? std::string("optimized out") : reason)};
     return std::nullopt;
   }
-  debuginfo::WalkContext ctx{*scope->types, no_index_c, "\"\""};
-  auto end = debuginfo::walk(ctx, *start, n.name, n.components, err);
-  if (!end)
-    return std::nullopt;
-  std::string pretty;
-  if (!n.components.empty() && n.components.back().kind == ast::TargetComponent::Pretty)
-    pretty = n.components.back().name;
-  auto use = debuginfo::classify(*scope->types, *end, debuginfo::chain_name(n.name, n.components),
-                                 n.addressof, pretty, n.loc, err);
-  if (!use)
-    return std::nullopt;
-  return TypedResult{scope->types, *end, *use, false};
+  return typed_chain(scope->types, *start, n.name, n.components, n.addressof, n.loc, err);
 }
 
 std::optional<ast::Type> cast_type(const probes::ResolveEnv &env, ast::CastExpr &n,
@@ -261,18 +268,7 @@ std::optional<TypedResult> var_result(const probes::ResolveEnv &env, ast::CastEx
     n.var_c = n.var_address ? "((unsigned long)(" + v->loc.c_expr + "))" : v->loc.c_expr;
   }
   debuginfo::Place start{n.type_id, n.var_address, n.var_c, false};
-  debuginfo::WalkContext ctx{*n.types, no_index_c, "\"\""};
-  auto end = debuginfo::walk(ctx, start, label, n.components, err);
-  if (!end)
-    return std::nullopt;
-  std::string pretty;
-  if (!n.components.empty() && n.components.back().kind == ast::TargetComponent::Pretty)
-    pretty = n.components.back().name;
-  auto use = debuginfo::classify(*n.types, *end, debuginfo::chain_name(label, n.components),
-                                 n.addressof, pretty, n.loc, err);
-  if (!use)
-    return std::nullopt;
-  return TypedResult{n.types, *end, *use, false};
+  return typed_chain(n.types, start, label, n.components, n.addressof, n.loc, err);
 }
 
 } // namespace
@@ -318,19 +314,8 @@ std::optional<TypedResult> cast_result(const probes::ResolveEnv &env, ast::CastE
   }
   // @cast(p, "T") is the object of type T at address p.
   debuginfo::Place start{*id, true, "((unsigned long)0)", false};
-  debuginfo::WalkContext ctx{*n.types, no_index_c, "\"\""};
   std::string label = "@cast(..., \"" + n.type_or_var + "\")";
-  auto end = debuginfo::walk(ctx, start, label, n.components, err);
-  if (!end)
-    return std::nullopt;
-  std::string pretty;
-  if (!n.components.empty() && n.components.back().kind == ast::TargetComponent::Pretty)
-    pretty = n.components.back().name;
-  auto use = debuginfo::classify(*n.types, *end, debuginfo::chain_name(label, n.components),
-                                 n.addressof, pretty, n.loc, err);
-  if (!use)
-    return std::nullopt;
-  return TypedResult{n.types, *end, *use, false};
+  return typed_chain(n.types, start, label, n.components, n.addressof, n.loc, err);
 }
 
 void resolve_target_vars(const probes::ResolveEnv &env, Program &program, Diagnostics &diag) {

@@ -26,6 +26,13 @@ struct TypedResult {
   debuginfo::Use use = debuginfo::Use::Scalar;
   bool is_list = false;
 };
+// The walk of `components` from `start` over `types`, checked and
+// classified (`label` names the chain's start in messages): what $vars,
+// @cast, @var and autocast chains share.
+std::optional<TypedResult> typed_chain(std::shared_ptr<const debuginfo::TypeTable> types,
+                                       const debuginfo::Place &start, const std::string &label,
+                                       const std::vector<ast::TargetComponent> &components,
+                                       bool addressof, SourceLoc loc, debuginfo::AccessError &err);
 std::optional<TypedResult> target_result(const probes::ResolvedProbe &rp,
                                          const ast::TargetExpr &n, debuginfo::AccessError &err);
 std::optional<TypedResult> cast_result(const probes::ResolveEnv &env, ast::CastExpr &n,
