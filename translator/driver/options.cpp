@@ -37,6 +37,7 @@ void usage(FILE *to) {
       "              'kernel' and kernel module names add nothing)\n"
       "   --ldd      add unwind/symbol data for the shared libraries that the -d\n"
       "              objects and the -c command's program need\n"
+      "   --all-modules  -d kernel and each loaded module (adds nothing, as those)\n"
       "   --skip-badvars  read $variables that do not resolve, or fault, as 0\n"
       "   -I DIR     look in DIR for tapsets\n"
       "   -D NAME[=VALUE]  define a C macro for the module build\n"
@@ -89,6 +90,7 @@ enum LongOnly {
   OPT_CLEAN_CACHE,
   OPT_SYSROOT,
   OPT_LDD,
+  OPT_ALL_MODULES,
   OPT_REMOTE_PREFIX,
   OPT_SKIP_BADVARS,
   OPT_PRIVILEGE,
@@ -114,6 +116,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       {"clean-cache", no_argument, nullptr, OPT_CLEAN_CACHE},
       {"sysroot", required_argument, nullptr, OPT_SYSROOT},
       {"ldd", no_argument, nullptr, OPT_LDD},
+      {"all-modules", no_argument, nullptr, OPT_ALL_MODULES},
       {"skip-badvars", no_argument, nullptr, OPT_SKIP_BADVARS},
       {"privilege", required_argument, nullptr, OPT_PRIVILEGE},
       {"unprivileged", no_argument, nullptr, OPT_UNPRIVILEGED},
@@ -166,6 +169,9 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       o.d_objects.push_back(optarg);
       break;
     case OPT_LDD: o.ldd = true; break;
+    // 4.8: "-d kernel" and a "-d" for each loaded module, whose symbols
+    // the kernel's own tables already give here.
+    case OPT_ALL_MODULES: break;
     case OPT_SKIP_BADVARS:
       // The runtime's target reads then give 0 on a fault (runtime/stp_target.h).
       o.skip_badvars = true;
