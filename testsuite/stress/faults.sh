@@ -15,8 +15,15 @@ i=0
 while [ $i -lt $rounds ]; do
   staprun -c "$prog loop 1500" "$mod" > /dev/null 2>&1 &
   sp=$!
+  # The target is forked once the module is loaded, which can take many
+  # seconds on a loaded host: wait for it, then let its probes fire.
+  t="" j=0
+  while [ -z "$t" ] && [ $j -lt 600 ]; do
+    sleep 0.1
+    t=$(cat /proc/$sp/task/$sp/children 2>/dev/null)
+    j=$((j + 1))
+  done
   sleep 1
-  t=$(cat /proc/$sp/task/$sp/children 2>/dev/null)
   kill -9 $sp
   wait $sp 2>/dev/null
   [ -n "$t" ] || fail "round $i: no -c target found"

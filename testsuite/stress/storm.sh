@@ -43,5 +43,5 @@ echo "figure: seconds=$secs writer_calls=$calls probe_hits=$hits errors=${errors
 # Every error either printed its line or was counted as lost: none vanish.
 [ $((error_lines + ${lost:-0})) -ge "${errors:-0}" ] || fail "$error_lines ERROR lines + ${lost:-0} lost < ${errors:-0} errors"
 [ "$status" = 1 ] || fail "staprun exited $status after run-time errors (expected 1)"
-grep -q "^t_" /proc/modules && fail "the module is still loaded"
+grep -q "^$(basename "$mod" .ko) " /proc/modules && fail "the module is still loaded"
 echo ok
