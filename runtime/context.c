@@ -259,7 +259,7 @@ static void stp_run_event_probe_regs(const struct stp_probe *p, struct pt_regs *
 	stp_run_event_probe_data(p, regs, NULL, 0, false);
 }
 
-static void stp_run_event_probe(const struct stp_probe *p)
+static void __maybe_unused stp_run_event_probe(const struct stp_probe *p)
 {
 	stp_run_event_probe_regs(p, NULL);
 }

@@ -35,3 +35,9 @@ const struct kernel_param_ops stp_param_ops_str = {
 	.set = stp_param_set_str,
 	.get = stp_param_get_str,
 };
+
+/* -v given to staprun (stack.h): backtraces say why they stop. A module
+ * without backtraces still takes the parameter staprun always passes. */
+int stp_verbose;
+module_param_named(_stp_verbose, stp_verbose, int, 0444);
+MODULE_PARM_DESC(_stp_verbose, "staprun -v: report why backtraces stop");

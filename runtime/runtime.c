@@ -1,6 +1,7 @@
 /* The runtime, compiled as one translation unit and linked with each
  * generated module. The parts are included in dependency order; each keeps
- * its state static so nothing leaks into the kernel's namespace. */
+ * its state static so nothing leaks into the kernel's namespace. Only the
+ * parts the module uses are compiled in (stp_features.h). */
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -30,19 +31,34 @@
 #include "transport/transport.c"
 #include "context.c"
 #include "format.c"
+#ifdef STP_FEATURE_REGEX
 #include "regex.c"
+#endif
 #include "params.c"
+#ifdef STP_FEATURE_MAPS
 #include "map.c"
+#endif
+#ifdef STP_FEATURE_MODSECT
 #include "module_sections.c"
+#endif
+#ifdef STP_FEATURE_STATS
 #include "stat.c"
+#endif
 #include "probes/begin_end.c"
 #include "probes/kinds.c"
+#ifdef STP_FEATURE_USER
 #include "task/elf_table.c"
 #include "task/vdso.c"
 #include "task/vma_map.c"
 #include "task/task_finder.c"
 #include "stack/ustack.c"
 #include "stack/kstack.c"
+#else
+/* The session's calls into the task finder and VMA tracker, without them. */
+static inline int stp_tf_start(void) { return 0; }
+static inline void stp_tf_stop(void) {}
+static inline void stp_vma_free_all(void) {}
+#endif
 #include "transport/debugfs.c"
 #include "session.c"
 

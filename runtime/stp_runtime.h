@@ -31,6 +31,7 @@
 #include <linux/list.h>
 #include <linux/moduleparam.h>
 
+#include "stp_features.h"
 #include "regex_vm.h"
 #include "task/vma_map.h"
 
@@ -152,12 +153,18 @@ extern const struct stp_module_desc stp_module;
 
 void stp_error(struct stp_context *c, const char *msg);
 
+#ifdef STP_FEATURE_MODSECT
 /* Where module `module`'s section `section` is loaded; 0 if it is not
  * (module_sections.c). For the static data of DWARF locations. */
 unsigned long stp_module_section(const char *module, const char *section);
+#endif
 
+#ifdef STP_FEATURE_STATS
 #include "stat.h"
+#endif
+#ifdef STP_FEATURE_MAPS
 #include "map.h"
+#endif
 
 /* ---- for generated code ---- */
 
@@ -194,9 +201,11 @@ static inline int stp_fmt_precision(s64 p)
 /* %p, %b, %m, %M, %#c; width/precision -1 when not given. */
 void stp_out_special(struct stp_context *c, char *str, char conv, const char *flags, int width,
 		     int precision, s64 value);
+#ifdef STP_FEATURE_REGEX
 /* s =~ "ERE": runs the translator-compiled program `p` on `s` with the
  * workspace `ws` (STP_RX_WORKSPACE_INTS ints); 1 on a match. */
 s64 stp_regex_match(struct stp_context *c, const struct stp_rx_prog *p, const char *s, int *ws);
+#endif
 /* Module parameters for scalar globals (params.c). */
 extern const struct kernel_param_ops stp_param_ops_s64, stp_param_ops_str;
 /* exit(): ask staprun to end the session after this handler. */
@@ -234,17 +243,21 @@ void stp_system(const char *cmd);
 /* warn(): staprun prints "WARNING: msg"; the handler goes on. */
 void stp_warn(struct stp_context *c, const char *msg);
 
+#ifdef STP_FEATURE_UPROBE
 /* User probes (probes/uprobes.c): an SDT marker's $argN (1-based) and
  * $$parms (into buf, MAXSTRINGLEN), a user return probe's $return. */
 s64 stp_sdt_arg(struct stp_context *c, unsigned n);
 char *stp_sdt_parms(struct stp_context *c, char *buf);
 s64 stp_uprobe_return(struct stp_context *c);
 unsigned long stp_uprobe_bias(struct stp_context *c);
+#endif
+#ifdef STP_FEATURE_PROC
 /* process.syscall[.return] (probes/process_events.c): $syscall, $argN
  * (1-6), $return. */
 long stp_psys_nr(struct stp_context *c);
 long stp_psys_arg(struct stp_context *c, unsigned n);
 long stp_psys_return(struct stp_context *c);
+#endif
 
 /* ---- frames of locals ---- */
 

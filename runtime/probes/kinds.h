@@ -13,12 +13,24 @@
  *
  * begin, end and error probes are not kinds: they are the session itself
  * (session.c runs them between the phases below). */
+#ifdef STP_FEATURE_TIMER
 #include "timer.h"
+#endif
+#ifdef STP_FEATURE_PERF
 #include "perf.h"
+#endif
+#ifdef STP_FEATURE_KPROBE
 #include "kprobes.h"
+#endif
+#ifdef STP_FEATURE_TRACEPOINT
 #include "tracepoints.h"
+#endif
+#ifdef STP_FEATURE_UPROBE
 #include "uprobes.h"
+#endif
+#ifdef STP_FEATURE_PROC
 #include "process_events.h"
+#endif
 
 /* X(ID, name), in arming order: the session registers every kind in this
  * order (before the begin probes), starts them in this order (after the

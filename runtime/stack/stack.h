@@ -54,6 +54,7 @@ enum stp_sym_form {
 
 struct stp_context;
 
+#ifdef STP_FEATURE_USER
 /* The current task's user stack, in `form`, to the probe's output
  * (str == NULL) or into the MAXSTRINGLEN string `str` as 4.8's sprint
  * functions give it. */
@@ -75,6 +76,7 @@ void stp_syms_print(struct stp_context *c, char *str, const char *callers, bool 
 /* ucallers(n)/callers(n) into str: false when the stack has fewer than
  * n + 1 frames (n == -1: every frame, never false). */
 bool stp_callers(struct stp_context *c, char *str, s64 n, bool user);
+#endif
 
 /* -v given to staprun (module parameter _stp_verbose). */
 extern int stp_verbose;

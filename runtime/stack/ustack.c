@@ -11,10 +11,7 @@
 
 #include <linux/sched/task_stack.h>
 #include <linux/ptrace.h>
-
-int stp_verbose;
-module_param_named(_stp_verbose, stp_verbose, int, 0444);
-MODULE_PARM_DESC(_stp_verbose, "staprun -v: report why backtraces stop");
+#include <linux/uprobes.h> /* return_instance: stp_uread_unhijack */
 
 /* ---- the user registers at the probe ---- */
 

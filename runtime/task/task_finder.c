@@ -34,7 +34,9 @@ static bool stp_tf_started;
 static void stp_tf_rescan(struct stp_task_work *w)
 {
 	stp_vma_rescan(current->mm, (const struct mm_struct *)w->arg);
+#ifdef STP_FEATURE_UPROBE
 	stp_uprobes_arm_late(); /* a file a uprobe waits for may be mapped now */
+#endif
 }
 
 /* Tracepoint context: queue a rescan of tsk's mm, run by tsk itself.

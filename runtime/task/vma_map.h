@@ -43,6 +43,8 @@ struct stp_vma_hit {
  * supported: another task's mm may change under the caller). The strings and
  * the table stay valid until the probe handler returns. False when the
  * tracker is not running (the module does not need it). */
+#ifdef STP_FEATURE_USER
 bool stp_vma_lookup(struct task_struct *tsk, unsigned long addr, struct stp_vma_hit *hit);
+#endif
 
 #endif /* STP_TASK_VMA_MAP_H */

@@ -200,4 +200,31 @@ TEST_F(ModuleCache, ADamagedRuntimeObjectIsRebuilt) {
   EXPECT_EQ(slurp(chomp(second.out)).substr(0, 4), "\x7f" "ELF");
 }
 
+// A module links only the runtime parts its C uses (runtime/stp_features.h):
+// one runtime object per set of parts, each cached.
+TEST_F(ModuleCache, ModulesLinkOnlyTheRuntimePartsTheyUse) {
+  CommandResult hello = stap(kScript);
+  ASSERT_EQ(hello.status, 0) << hello.err;
+  CommandResult ubt = stap("-e 'global a probe kprobe.function(\"vfs_read\") "
+                           "{ a[execname()]++; print_ubacktrace() }'");
+  ASSERT_EQ(ubt.status, 0) << ubt.err;
+  auto symbols = [](const std::string &ko) {
+    return run_command("nm " + shell_quote(ko), "/").out;
+  };
+  std::string h = symbols(chomp(hello.out)), u = symbols(chomp(ubt.out));
+  for (const char *part : {"uw_step_ws", "stp_vma_lookup", "stp_map_get", "stp_kprobe_pre",
+                           "stp_regex_match", "stp_stat_merge"}) {
+    EXPECT_FALSE(has(h, part)) << "hello carries " << part;
+  }
+  for (const char *part : {"uw_step_ws", "stp_vma_lookup", "stp_map_get", "stp_kprobe_pre"})
+    EXPECT_TRUE(has(u, part)) << "the backtrace module lacks " << part;
+  EXPECT_FALSE(has(u, "stp_regex_match"));
+  EXPECT_LT(fs::file_size(chomp(hello.out)), fs::file_size(chomp(ubt.out)));
+  // two sets of parts, two runtime objects
+  unsigned objects = 0;
+  for (auto &e : fs::recursive_directory_iterator(cache() + "/runtime"))
+    objects += e.path().extension() == ".o";
+  EXPECT_EQ(objects, 2u);
+}
+
 } // namespace

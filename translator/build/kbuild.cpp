@@ -40,9 +40,10 @@ std::string ccflags(const KbuildJob &job) {
 }
 
 // unwind/'s sources as objects of the runtime: one DIR/uw_NAME.c per
-// unwind/uw_NAME.c that includes it (Kbuild compiles only files under M=).
-// Returns " uw_a.o uw_b.o ...", or "" without an unwind directory; false
-// if a file cannot be written.
+// unwind/uw_NAME.c that includes it (Kbuild compiles only files under M=),
+// empty unless the runtime has its user part (runtime/stp_features.h decides,
+// from the job's -Ds). Returns " uw_a.o uw_b.o ...", or "" without an
+// unwind directory; false if a file cannot be written.
 bool write_unwind_parts(const KbuildJob &job, std::string &objects) {
   objects.clear();
   if (job.unwind_dir.empty())
@@ -59,7 +60,8 @@ bool write_unwind_parts(const KbuildJob &job, std::string &objects) {
     return false;
   std::sort(names.begin(), names.end());
   for (const auto &n : names) {
-    if (!write_file(job.dir + "/" + n, "#include \"" + job.unwind_dir + "/" + n + "\"\n"))
+    if (!write_file(job.dir + "/" + n, "#include \"stp_features.h\"\n#ifdef STP_FEATURE_USER\n#include \"" +
+                                           job.unwind_dir + "/" + n + "\"\n#endif\n"))
       return false;
     objects += " " + n.substr(0, n.size() - 2) + ".o";
   }

@@ -2,6 +2,7 @@
 
 #include "build/kbuild.h"
 #include "build/prebuilt_runtime.h"
+#include "build/runtime_features.h"
 #include "codegen/user_objects.h"
 #include "util/data_dir.h"
 
@@ -24,6 +25,13 @@ ModuleBuild::ModuleBuild(const Options &opts, const Target &target, const std::s
   inputs_.module_name = opts.module_name;
   for (const UserTable &t : tables)
     inputs_.user_objects.push_back(t.target_path + " " + t.hash);
+  // Kbuild's environment does not depend on the runtime's parts: one
+  // saved environment serves every runtime object of a kernel.
+  env_key_ = build::runtime_key(inputs_);
+  // The runtime parts this C uses: the runtime object is built (and
+  // cached) with only those, and the C compiled with the same -Ds.
+  for (const std::string &d : build::runtime_features(c_source))
+    inputs_.defines.push_back(d);
   runtime_key_ = build::runtime_key(inputs_);
   module_key_ = build::module_key(inputs_, runtime_key_, c_source);
   name_ = opts.module_name.empty() ? "stap_" + module_key_.hex : opts.module_name;
@@ -58,7 +66,7 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
       return {};
     // Kbuild's sub-make environment, saved by the first build for this
     // kernel and runtime (see KbuildJob::replay_env).
-    env_entry = cache_->entry(runtime_key_.hex, "kbuild_env_" + runtime_key_.hex, "runtime");
+    env_entry = cache_->entry(env_key_.hex, "kbuild_env_" + env_key_.hex, "runtime");
     std::string why;
     if (cache_->lookup(*env_entry, why))
       job.replay_env = env_entry->path(".env");
@@ -75,7 +83,7 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
     return ko;
   std::string env_file = scratch_dir + "/.kbuild.env", err;
   if (job.capture_env && access(env_file.c_str(), R_OK) == 0)
-    cache_->store(*env_entry, {{".env", env_file}}, runtime_key_.inputs, err);
+    cache_->store(*env_entry, {{".env", env_file}}, env_key_.inputs, err);
   if (opts_.verbose > 1)
     std::fprintf(stderr, "Copying \"%s\" to \"%s\"\n", ko.c_str(), entry_->path(".ko").c_str());
   if (!cache_->store(*entry_, {{".ko", ko}, {".c", scratch_dir + "/" + name_ + "_src.c"}},

@@ -42,7 +42,7 @@ private:
   const std::string &c_source_;
   const std::vector<UserTable> &tables_;
   build::BuildInputs inputs_;
-  build::BuildKey runtime_key_, module_key_;
+  build::BuildKey env_key_, runtime_key_, module_key_;
   std::optional<build::ModuleCache> cache_;
   std::optional<build::CacheEntry> entry_;
   std::string name_;
