@@ -119,19 +119,22 @@ enum {
 
 /* Everything big a step needs: the CFA program's register rows and its
  * remembered-state stack, the expression stack, the caller's registers
- * under construction, and what one walk remembers (a few parsed CIEs).
- * Kept by the caller so that a step's own stack use stays small: in the
- * kernel one per CPU, in the probe context. Opaque; only the size is
- * public (the same for both architectures). One walk at a time: a
- * workspace is not reentrant. */
-#define UW_WORKSPACE_SIZE 4096
+ * under construction, and what the workspace learnt about the tables it
+ * walked (parsed CIEs, the rows found for the last pcs). Kept by the
+ * caller so that a step's own stack use stays small: in the kernel one per
+ * CPU, in the probe context. Opaque; only the size is public (the same for
+ * both architectures). One walk at a time: a workspace is not reentrant. */
+#define UW_WORKSPACE_SIZE 10240
 struct uw_workspace {
   uw_u64 opaque[UW_WORKSPACE_SIZE / 8];
 };
 
-/* Starts a walk: forgets what the previous walk remembered (a few stores).
- * Call it before the first uw_step_ws() of every walk; the tables of the
- * walk's objects must stay valid until the next call. */
+/* Forgets what the workspace learnt about tables (a few dozen stores).
+ * Call it before the first uw_step_ws(), and again whenever a table it may
+ * have seen is changed, freed or replaced by another at the same address:
+ * between calls, the walks' tables must stay valid and unchanged. Walks
+ * over the same tables may share what they learnt (the kernel's do: its
+ * tables live as long as the module). */
 void uw_workspace_init(struct uw_workspace *ws);
 
 /* Computes the caller's registers from r, in place. obj may be null or have
@@ -142,7 +145,7 @@ int uw_step_ws(const struct uw_object *obj, struct uw_regs *r,
                const struct uw_memory *mem, struct uw_workspace *ws);
 
 #ifndef __KERNEL__
-/* uw_step_ws() with a fresh workspace on the stack (about 4 KB): for host
+/* uw_step_ws() with a fresh workspace on the stack (about 10 KB): for host
  * tools and tests. Not built into kernel modules, whose stacks are small. */
 int uw_step(const struct uw_object *obj, struct uw_regs *r,
             const struct uw_memory *mem);

@@ -114,6 +114,23 @@ struct uw_cie_cache {
 };
 void uw_cie_cache_clear(struct uw_cie_cache *cache);
 
+/* The rows found for pcs, kept across walks: a sampled or probed program
+ * unwinds the same few return addresses again and again, and a row is a
+ * function of the table and the pc alone. A hit skips the FDE search, its
+ * parse and both CFA programs. Direct-mapped on the pc; keyed by the table
+ * (its address: tables must not change while a workspace remembers them,
+ * uw_workspace_init() forgets) and the link-time lookup address. */
+#define UW_ROW_CACHE 32
+struct uw_row_slot {
+  const struct uw_table *table; /* null: free */
+  uw_u64 pc;                    /* the lookup address, link-time */
+  struct uw_row row;            /* the rules in effect at pc */
+  uw_u32 ra_reg;                /* the CIE's return address column */
+  uw_u8 debug_frame;            /* the FDE is in .debug_frame */
+  uw_u8 signal_frame;           /* the CIE's 'S' */
+  uw_u8 has_expr;               /* row has an expression rule */
+};
+
 /* The CFA program interpreter's state. Six rows make it big (about 900
  * bytes), so it lives in the caller's workspace, never on the stack. */
 struct uw_cfa_machine {

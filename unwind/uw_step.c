@@ -171,7 +171,46 @@ static UW_NOINLINE int apply_rules(struct uw_ws *ws, struct uw_regs *r) {
 }
 
 void uw_workspace_init(struct uw_workspace *w) {
-  uw_cie_cache_clear(&uw_ws_of(w)->cies); /* the walk's tables may be new */
+  struct uw_ws *ws = uw_ws_of(w);
+  unsigned i;
+  uw_cie_cache_clear(&ws->cies); /* the tables may be new */
+  for (i = 0; i < UW_ROW_CACHE; i++)
+    ws->rows[i].table = 0;
+}
+
+/* The row cache's slot for (t, pc): pcs of one object differ in their low
+ * bits, the multiplier spreads them over the slots. */
+static UW_ALWAYS_INLINE struct uw_row_slot *
+row_slot(struct uw_ws *ws, uw_u64 pc) {
+  uw_u32 h = (uw_u32)pc * 0x9e3779b1u;
+  return &ws->rows[h >> 27 & (UW_ROW_CACHE - 1)];
+}
+
+/* A hit puts the row and what the rules need of its FDE (the section,
+ * the return address column, the signal flag) where a lookup and a CFA
+ * program run would have left them. The pc is ws->lookup (not an
+ * argument: on i386 a 64-bit one costs the step's frame two more words). */
+static UW_NOINLINE int row_cached(struct uw_ws *ws, const struct uw_table *t) {
+  const struct uw_row_slot *e = row_slot(ws, ws->lookup);
+  if (e->table != t || e->pc != ws->lookup)
+    return 0;
+  uw_table_section(t, e->debug_frame, &ws->s);
+  ws->fde.cie.ra_reg = e->ra_reg;
+  ws->fde.cie.signal_frame = e->signal_frame;
+  ws->prog.row = e->row;
+  ws->prog.has_expr = e->has_expr;
+  return 1;
+}
+
+static UW_NOINLINE void row_keep(struct uw_ws *ws, const struct uw_table *t) {
+  struct uw_row_slot *e = row_slot(ws, ws->lookup);
+  e->table = t;
+  e->pc = ws->lookup;
+  e->row = ws->prog.row;
+  e->ra_reg = ws->fde.cie.ra_reg;
+  e->debug_frame = !ws->s.is_eh;
+  e->signal_frame = ws->fde.cie.signal_frame;
+  e->has_expr = ws->prog.has_expr;
 }
 
 int uw_step_ws(const struct uw_object *obj, struct uw_regs *r,
@@ -190,13 +229,22 @@ int uw_step_ws(const struct uw_object *obj, struct uw_regs *r,
   if (obj && obj->table) {
     if (obj->table->arch != r->arch)
       return UW_EBADTABLE;
-    lookup -= obj->bias;
-    rc = uw_table_find_fde(obj->table, lookup, &ws->s, &ws->fde, &ws->parse,
-                           &ws->cies);
+    ws->lookup = lookup - obj->bias;
+    if (row_cached(ws, obj->table)) {
+      rc = 0;
+    } else {
+      rc = uw_table_find_fde(obj->table, ws->lookup, &ws->s, &ws->fde,
+                             &ws->parse, &ws->cies);
+      /* the rules in effect at lookup */
+      if (rc == 0 &&
+          (rc = uw_cfi_run_in(&ws->prog, &ws->s, &ws->fde, ws->lookup)))
+        return rc;
+      if (rc == 0)
+        row_keep(ws, obj->table);
+    }
     if (rc == 0) {
-      /* the rules in effect at lookup, then the caller's registers */
-      if ((rc = uw_cfi_run_in(&ws->prog, &ws->s, &ws->fde, lookup)) ||
-          (rc = eval_cfa_and_expressions(ws, r, mem)))
+      /* the caller's registers */
+      if ((rc = eval_cfa_and_expressions(ws, r, mem)))
         return rc;
       return apply_rules(ws, r);
     }

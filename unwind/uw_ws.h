@@ -9,13 +9,15 @@
 #include "uw_expr.h"
 
 struct uw_ws {
+  struct uw_row_slot rows[UW_ROW_CACHE]; /* the rows found for pcs (uw_cfi.h) */
   struct uw_cfi_section s;     /* the section of the FDE found for pc */
   struct uw_fde fde;           /* that FDE and its CIE */
   struct uw_cursor parse;      /* the FDE/CIE parser's cursor */
-  struct uw_cie_cache cies;    /* the walk's CIEs (uw_workspace_init) */
+  struct uw_cie_cache cies;    /* parsed CIEs (uw_workspace_init) */
   struct uw_cfa_machine prog;  /* its row: the rules in effect at pc */
   struct uw_expr_machine expr; /* its regs and mem: the step's */
   struct uw_regs out;          /* the caller's registers under construction */
+  uw_u64 lookup;               /* where the step looks pc up, link-time */
   uw_u64 cfa;                  /* the CFA of the frame being unwound */
   uw_u64 mask;                 /* of the address size */
   uw_u64 expr_val[UW_NREGS];   /* expression rules' results */

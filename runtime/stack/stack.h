@@ -30,6 +30,7 @@ struct stp_ustack {
 	u64 pc[MAXBACKTRACE];
 	u8 exact[MAXBACKTRACE]; /* pc is an interrupted instruction, not a return address */
 	struct uw_regs regs;   /* the walk's registers */
+	bool ws_ready;         /* ws was initialised (once: see stp_ustack_walk) */
 	struct uw_workspace ws; /* unwind/'s per-step state, off the kernel stack */
 };
 

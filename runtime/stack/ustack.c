@@ -230,7 +230,13 @@ static struct stp_ustack *stp_ustack_walk(struct stp_context *c)
 	u->have_regs = stp_user_regs(c, &u->regs, &u->is32);
 	if (!u->have_regs)
 		return u;
-	uw_workspace_init(&u->ws);
+	/* Once per CPU: the tables live as long as the module (the -d ones
+	 * from session start, the vdso's from first sight), so every walk
+	 * shares the rows and CIEs the earlier ones found. */
+	if (!u->ws_ready) {
+		uw_workspace_init(&u->ws);
+		u->ws_ready = true;
+	}
 	for (;;) {
 		u64 pc = uw_pc(&u->regs);
 		bool exact = u->regs.flags & UW_PC_EXACT;

@@ -314,4 +314,121 @@ TEST(StepCieCache, WorkspaceInitForgetsTheTablesOfTheLastWalk) {
   EXPECT_EQ(uw_pc(&r), 0x5000u);
 }
 
+// ---- The rows found for pcs, kept across walks (uw_step_ws). The fixture
+// checks every step against uw_step, whose workspace starts empty.
+
+TEST(StepRowCache, TheSamePcAgainGivesTheSameCallerFromNewRegisters) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  // after push %rbx: CFA = rsp+16, rbx saved at CFA-16
+  f.cfi.fde(0x4000, 0x40, {0x41, 0x0e, 16, 0x80 | 3, 2});
+  f.finish();
+  for (uint64_t sp : {0x7000u, 0x7100u, 0x7000u}) {
+    f.stack.put(sp, 0xb0b0 + sp, 8);    // saved rbx
+    f.stack.put(sp + 8, 0x5123 + sp, 8); // return address
+    uw_regs r = x86_64_regs(0x4010, sp);
+    ASSERT_EQ(f.step(r), UW_OK) << "sp " << sp;
+    EXPECT_EQ(uw_pc(&r), 0x5123u + sp);
+    EXPECT_EQ(r.val[UW_X86_64_SP], sp + 16);
+    EXPECT_EQ(r.val[3], 0xb0b0u + sp);
+  }
+}
+
+TEST(StepRowCache, PcsOfOneFdeKeepTheirOwnRows) {
+  Fixture f;
+  f.cfi.cie("zR", kX86_64Cie);
+  // 0x4000: CFA = rsp+8; from 0x4001: rsp+16; from 0x4005: rsp+24
+  f.cfi.fde(0x4000, 0x40, {0x41, 0x0e, 16, 0x44, 0x0e, 24});
+  f.finish();
+  for (int lap = 0; lap < 2; ++lap)
+    for (uint64_t pc : {0x4000u, 0x4003u, 0x4010u}) {
+      uint64_t cfa = 0x7000 + (pc == 0x4000 ? 8 : pc == 0x4003 ? 16 : 24);
+      f.stack.put(cfa - 8, 0x9000 + pc, 8);
+      uw_regs r = x86_64_regs(pc, 0x7000);
+      ASSERT_EQ(f.step(r), UW_OK) << "pc " << pc;
+      EXPECT_EQ(r.val[UW_X86_64_SP], cfa) << "pc " << pc;
+      EXPECT_EQ(uw_pc(&r), 0x9000u + pc);
+    }
+}
+
+TEST(StepRowCache, TwoTablesWithTheSamePcsAreNotConfused) {
+  Fixture a, b;
+  a.cfi.cie("zR", {0x0c, 7, 8, 0x80 | 16, 1}); // CFA = rsp+8
+  a.cfi.fde(0x4000, 0x10, {});
+  a.finish();
+  b.cfi.cie("zR", {0x0c, 7, 16, 0x80 | 16, 2}); // CFA = rsp+16, ra at CFA-16
+  b.cfi.fde(0x4000, 0x10, {});
+  b.finish();
+  a.stack.put(0x7000, 0x5000, 8);
+  for (int lap = 0; lap < 2; ++lap) {
+    // one workspace for both tables: a's, as a kernel CPU's is for all
+    uw_regs r = x86_64_regs(0x4004, 0x7000);
+    uw_object oa{&a.table, 0}, ob{&b.table, 0};
+    uw_memory m = a.stack.mem();
+    ASSERT_EQ(uw_step_ws(&oa, &r, &m, &a.ws), UW_OK);
+    EXPECT_EQ(r.val[UW_X86_64_SP], 0x7008u);
+    r = x86_64_regs(0x4004, 0x7000);
+    ASSERT_EQ(uw_step_ws(&ob, &r, &m, &a.ws), UW_OK);
+    EXPECT_EQ(r.val[UW_X86_64_SP], 0x7010u);
+    EXPECT_EQ(uw_pc(&r), 0x5000u);
+  }
+}
+
+TEST(StepRowCache, MorePcsThanSlotsInEveryWalk) {
+  Fixture f;
+  // function i at 0x4000 + 0x40 i: CFA = rsp + 8(i % 5 + 1), ra at CFA-8
+  const unsigned kFuncs = 3 * UW_ROW_CACHE;
+  f.cfi.cie("zR", {0x0c, 7, 8, 0x80 | 16, 1});
+  for (unsigned i = 0; i < kFuncs; ++i) {
+    Bytes insns = {0x41, 0x0e};
+    put_uleb(insns, 8 * (i % 5 + 1));
+    f.cfi.fde(0x4000 + 0x40 * i, 0x40, insns);
+  }
+  f.finish();
+  // a walk through every function, from the first to the last
+  uint64_t sp = 0x10000;
+  for (unsigned i = 0; i < kFuncs; ++i) {
+    uint64_t cfa = sp + 8 * (i % 5 + 1);
+    f.stack.put(cfa - 8, i + 1 < kFuncs ? 0x4000 + 0x40 * (i + 1) + 5 : 0, 8);
+    sp = cfa;
+  }
+  for (int walk = 0; walk < 3; ++walk) {
+    uw_regs r = x86_64_regs(0x4004, 0x10000);
+    sp = 0x10000;
+    for (unsigned i = 0; i + 1 < kFuncs; ++i) {
+      ASSERT_EQ(f.step(r), UW_OK) << "walk " << walk << " frame " << i;
+      sp += 8 * (i % 5 + 1);
+      EXPECT_EQ(r.val[UW_X86_64_SP], sp) << "walk " << walk << " frame " << i;
+    }
+    EXPECT_EQ(f.step(r), UW_END);
+  }
+}
+
+TEST(StepRowCache, WorkspaceInitForgetsTheRowsOfAReplacedTable) {
+  Fixture f;
+  f.cfi.cie("zR", {0x0c, 7, 8, 0x80 | 16, 1}); // CFA = rsp+8
+  f.cfi.fde(0x4000, 0x10, {0x41, 0x0e, 16});    // from 0x4001: rsp+16
+  f.finish();
+  f.stack.put(0x7008, 0x5000, 8);
+  uw_regs r = x86_64_regs(0x4004, 0x7000);
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x7010u);
+
+  // the same memory, another table: the FDE's own program differs, its
+  // CIE does not
+  CfiBuilder other(true, 8, kEhVaddr);
+  other.cie("zR", {0x0c, 7, 8, 0x80 | 16, 1});
+  other.fde(0x4000, 0x10, {0x41, 0x0e, 32}); // from 0x4001: rsp+32
+  Bytes blob = make_table(other, UW_ARCH_X86_64, kEhVaddr);
+  ASSERT_EQ(blob.size(), f.blob.size());
+  std::memcpy(f.blob.data(), blob.data(), blob.size());
+  ASSERT_EQ(uw_table_open(&f.table, f.blob.data(), uint32_t(f.blob.size())), 0);
+  uw_workspace_init(&f.ws);
+  f.stack.put(0x7018, 0x6000, 8);
+  r = x86_64_regs(0x4004, 0x7000);
+  ASSERT_EQ(f.step(r), UW_OK);
+  EXPECT_EQ(r.val[UW_X86_64_SP], 0x7020u);
+  EXPECT_EQ(uw_pc(&r), 0x6000u);
+}
+
 } // namespace
