@@ -43,6 +43,9 @@
 #if defined(STP_FEATURE_MAPS) && !defined(STP_FEATURE_STATS)
 #define STP_FEATURE_STATS /* arrays of statistics */
 #endif
+#if defined(STP_FEATURE_KPROBE) && !defined(STP_FEATURE_MODSECT)
+#define STP_FEATURE_MODSECT /* .callee(): call sites in modules */
+#endif
 #if defined(STP_FEATURE_PROC) && !defined(STP_FEATURE_UPROBE)
 #define STP_FEATURE_UPROBE /* process("PATH") probes find PATH's inode as uprobes do */
 #endif
