@@ -1,5 +1,5 @@
 /* The regular-expression matcher: a Pike VM over a program the translator
- * compiled from the ERE at translate time (codegen/regex_compile.cpp).
+ * compiled from the ERE at translate time (translator/lang/regex.cpp).
  *
  * Pure logic in the common subset of C and C++, so the same code runs in
  * the kernel (regex.c) and in the host unit tests. No recursion, no

@@ -1,4 +1,4 @@
-// libFuzzer target for the printf format checker (codegen/format.cpp): any
+// libFuzzer target for the printf format checker (lang/printf_format.cpp, codegen/format.cpp): any
 // bytes are a format string. It must not crash; a format it accepts must
 // give chunks that consume exactly its arguments, in order, and C that is
 // well formed: string literals closed and free of raw control characters,
@@ -12,6 +12,7 @@
 #include <string>
 
 using namespace stap::codegen;
+using namespace stap::lang;
 
 namespace {
 

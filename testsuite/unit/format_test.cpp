@@ -5,6 +5,7 @@
 
 using namespace stap;
 using namespace stap::codegen;
+using namespace stap::lang;
 
 static KernelFormat convert(const std::string &fmt) {
   std::string err;

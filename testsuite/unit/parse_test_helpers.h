@@ -50,13 +50,14 @@ inline std::string tree(ast::Expr *e) {
   using namespace ast;
   if (!e) return "*";
   if (auto *b = dynamic_cast<BinaryExpr *>(e))
-    return "(" + tree(b->left) + " " + b->op + " " + tree(b->right) + ")";
+    return "(" + tree(b->left) + " " + spelling(b->op) + " " + tree(b->right) + ")";
   if (auto *a = dynamic_cast<AssignExpr *>(e))
-    return "(" + tree(a->target) + " " + a->op + " " + tree(a->value) + ")";
+    return "(" + tree(a->target) + " " + spelling(a->op) + " " + tree(a->value) + ")";
   if (auto *u = dynamic_cast<UnaryExpr *>(e))
-    return "(" + u->op + tree(u->operand) + ")";
+    return "(" + spelling(u->op) + tree(u->operand) + ")";
   if (auto *i = dynamic_cast<IncDecExpr *>(e))
-    return "(" + (i->prefix ? i->op + tree(i->operand) : tree(i->operand) + i->op) + ")";
+    return "(" + (i->prefix ? spelling(i->op) + tree(i->operand)
+                            : tree(i->operand) + spelling(i->op)) + ")";
   if (auto *t = dynamic_cast<TernaryExpr *>(e))
     return "(" + tree(t->cond) + " ? " + tree(t->then_expr) + " : " + tree(t->else_expr) + ")";
   if (auto *in = dynamic_cast<InExpr *>(e)) {

@@ -1,7 +1,7 @@
 // Regular expressions: the translator's ERE compiler and the runtime's Pike
 // VM (runtime/regex_vm.h, compiled for the host), checked against
 // std::regex (POSIX extended grammar) and against SystemTap 4.8's results.
-#include "codegen/regex_compile.h"
+#include "lang/regex.h"
 
 #include "../../runtime/regex_vm.h"
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-using namespace stap::codegen;
+using namespace stap::lang;
 
 namespace {
 

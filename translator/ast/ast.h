@@ -8,6 +8,7 @@
 // nodes in place (`type`, resolved `decl` pointers) rather than building
 // side tables.
 #pragma once
+#include "ast/operators.h"
 #include "util/source.h"
 
 #include <cstdint>
@@ -54,14 +55,14 @@ struct StringLit : Expr {
 
 // `-x`, `!x`, `~x`, `+x`
 struct UnaryExpr : Expr {
-  std::string op;
+  UnaryOp op = UnaryOp::Minus;
   Expr *operand = nullptr;
   void accept(Visitor &v) override;
 };
 
 // `++x`, `x--`
 struct IncDecExpr : Expr {
-  std::string op; // "++" or "--"
+  IncDecOp op = IncDecOp::Inc;
   bool prefix = true;
   Expr *operand = nullptr;
   void accept(Visitor &v) override;
@@ -70,7 +71,7 @@ struct IncDecExpr : Expr {
 // Arithmetic, bitwise, logical, comparison, string concatenation (`.`) and
 // regular-expression match (`=~`, `!~`) share one node: `op` says which.
 struct BinaryExpr : Expr {
-  std::string op;
+  BinaryOp op = BinaryOp::Add;
   Expr *left = nullptr, *right = nullptr;
   void accept(Visitor &v) override;
 };
@@ -82,7 +83,7 @@ struct TernaryExpr : Expr {
 
 // `=`, `+=`, ..., `.=`, and the aggregation operator `<<<`.
 struct AssignExpr : Expr {
-  std::string op;
+  AssignOp op = AssignOp::Assign;
   Expr *target = nullptr, *value = nullptr;
   void accept(Visitor &v) override;
 };
@@ -199,7 +200,7 @@ struct AtOpExpr : Expr {
 
 // `@count(s)`, `@sum(s)`, `@min`, `@max`, `@avg`, `@variance(s [, shift])`.
 struct StatExpr : Expr {
-  std::string op; // "count", "sum", ...
+  StatOp op = StatOp::Count;
   Expr *stat = nullptr;
   Expr *param = nullptr; // @variance shift, or nullptr
   void accept(Visitor &v) override;
@@ -264,9 +265,9 @@ struct ForeachStmt : Stmt {
   Expr *array = nullptr;               // SymbolExpr or HistExpr
   std::vector<Expr *> slice;           // `A[*, expr]` (nullptr = `*`); empty if none
   // Sorting: sort_column 0 = by value, 1..N = by key N; sort_dir +1 / -1,
-  // 0 = unsorted. `sort_aggr` is the extractor for stats values ("count"...).
+  // 0 = unsorted. `sort_aggr` is the extractor for stats values (@count...).
   int sort_column = 0, sort_dir = 0;
-  std::string sort_aggr;
+  std::optional<StatOp> sort_aggr;
   Expr *limit = nullptr;
   Stmt *body = nullptr;
   void accept(Visitor &v) override;

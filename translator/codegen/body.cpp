@@ -3,11 +3,11 @@
 #include "ast/visitor.h"
 #include "codegen/format.h"
 #include "codegen/names.h"
-#include "codegen/regex_compile.h"
+#include "codegen/regex_c.h"
 #include "codegen/target_access.h"
+#include "lang/builtins.h"
+#include "lang/overloads.h"
 #include "passes/target_writes.h"
-#include "passes/builtins.h"
-#include "passes/overloads.h"
 
 #include <climits>
 #include <functional>
@@ -163,7 +163,7 @@ public:
       unsupported(n, "unresolved variable '" + n.name + "'");
   }
   void visit(ast::UnaryExpr &n) override {
-    result_ = "((s64)(" + n.op + "(" + expr(n.operand) + ")))";
+    result_ = "((s64)(" + ast::spelling(n.op) + "(" + expr(n.operand) + ")))";
   }
   void visit(ast::IncDecExpr &n) override {
     if (written_target(n.operand)) {
@@ -171,20 +171,22 @@ public:
       // old (postfix) or new (prefix) one.
       std::string store = target_store_c(scope_, *n.operand, "_r", target_hooks(), diag_);
       result_ = "({ s64 _o = " + expr(n.operand) + "; s64 _r = (s64)((u64)_o " +
-                n.op.substr(0, 1) + " 1); if (!c->last_error) { " + store + " } " +
+                (n.op == ast::IncDecOp::Inc ? "+" : "-") + " 1); if (!c->last_error) { " + store + " } " +
                 (n.prefix ? "_r" : "_o") + "; })";
       return;
     }
     auto t = lvalue(n.operand);
     if (!t)
       return;
-    result_ = "({ " + t->prelude + (n.prefix ? n.op + t->lv : t->lv + n.op) + "; })";
+    std::string op = ast::spelling(n.op);
+    result_ = "({ " + t->prelude + (n.prefix ? op + t->lv : t->lv + op) + "; })";
   }
   void visit(ast::BinaryExpr &n) override {
     // C's && and || already run left to right, and the right side only
     // when needed: binding both first would run it always.
-    if (n.op == "&&" || n.op == "||") {
-      result_ = "((s64)((" + expr(n.left) + ") " + n.op + " (" + expr(n.right) + ")))";
+    if (n.op == ast::BinaryOp::LogAnd || n.op == ast::BinaryOp::LogOr) {
+      result_ = "((s64)((" + expr(n.left) + ") " + ast::spelling(n.op) + " (" + expr(n.right) +
+                ")))";
       return;
     }
     result_ = sequenced({n.left, n.right}, [&](const std::vector<std::string> &v) {
@@ -193,32 +195,57 @@ public:
     });
   }
   void binary(ast::BinaryExpr &n, const std::string &l, const std::string &r) {
-    if (n.op == "/" || n.op == "%") {
+    using enum ast::BinaryOp;
+    const std::string op = ast::spelling(n.op); // the C operator, where C has it
+    if (n.op == Div || n.op == Mod) {
       // Division by zero is a run-time error, never a kernel trap.
-      result_ = std::string(n.op == "/" ? "stp_div" : "stp_mod") + "(c, " + l + ", " + r +
+      result_ = std::string(n.op == Div ? "stp_div" : "stp_mod") + "(c, " + l + ", " + r +
                 ", " + c_string_literal(loc_string(n.loc)) + ")";
-    } else if (n.op == ".") {
+    } else if (n.op == Concat) {
       result_ = "stp_concat(" + temp(ast::Type::String) + ", " + l + ", " + r + ")";
-    } else if (n.op == "=~" || n.op == "!~") {
+    } else if (n.op == Match || n.op == NoMatch) {
       regex_match(n, l);
     } else if (n.left->type == ast::Type::String) {
-      result_ = "((s64)(strcmp(" + l + ", " + r + ") " + n.op + " 0))";
-    } else if (n.op == ">>>") {
+      result_ = "((s64)(strcmp(" + l + ", " + r + ") " + op + " 0))";
+    } else if (n.op == ShrLogical) {
       result_ = "((s64)((u64)(" + l + ") >> ((" + r + ") & 63)))";
-    } else if (n.op == "<<" || n.op == ">>") {
-      result_ = "((s64)((" + l + ") " + n.op + " ((" + r + ") & 63)))";
-    } else if (n.op == "+" || n.op == "-" || n.op == "*") {
+    } else if (n.op == Shl || n.op == Shr) {
+      result_ = "((s64)((" + l + ") " + op + " ((" + r + ") & 63)))";
+    } else if (n.op == Add || n.op == Sub || n.op == Mul) {
       // Wrap around as two's complement, never undefined overflow.
-      result_ = "((s64)((u64)(" + l + ") " + n.op + " (u64)(" + r + ")))";
+      result_ = "((s64)((u64)(" + l + ") " + op + " (u64)(" + r + ")))";
     } else {
-      result_ = "((s64)((" + l + ") " + n.op + " (" + r + ")))";
+      result_ = "((s64)((" + l + ") " + op + " (" + r + ")))";
+    }
+  }
+  // The new value of a compound assignment `old OP= _v`, computed as the
+  // binary operator computes it (wrapping, shifts mod 64, checked
+  // division); `_v` itself for `=`.
+  static std::string compound_c(ast::AssignOp op, const std::string &old, const std::string &loc) {
+    auto b = ast::compound_binary(op);
+    if (!b)
+      return "_v";
+    using enum ast::BinaryOp;
+    switch (*b) {
+    case Div:
+    case Mod:
+      return std::string(*b == Div ? "stp_div" : "stp_mod") + "(c, " + old + ", _v, " + loc + ")";
+    case Add:
+    case Sub:
+    case Mul:
+      return "(s64)((u64)" + old + " " + ast::spelling(*b) + " (u64)_v)";
+    case Shl:
+    case Shr:
+      return "(" + old + " " + ast::spelling(*b) + " (_v & 63))";
+    default:
+      return "(" + old + " " + ast::spelling(*b) + " _v)";
     }
   }
   // The ERE was checked in pass 2; its program becomes static tables and
   // the matcher's workspace a field of the frame.
   void regex_match(ast::BinaryExpr &n, const std::string &subject) {
     std::string err;
-    auto prog = compile_regex(static_cast<ast::StringLit *>(n.right)->value, err);
+    auto prog = lang::compile_regex(static_cast<ast::StringLit *>(n.right)->value, err);
     if (!prog) {
       unsupported(n, "this regular expression");
       return;
@@ -226,14 +253,14 @@ public:
     std::string ws = temp_c("struct { int w[" + std::to_string(prog->workspace_ints()) + "]; }");
     inits_.push_back("memset(&" + ws + ", 0, sizeof(" + ws + "));");
     result_ = "((s64)(stp_regex_match(c, " + regex_program_c(*prog) + ", " + subject + ", " + ws +
-              ".w) " + (n.op == "=~" ? "!= 0" : "== 0") + "))";
+              ".w) " + (n.op == ast::BinaryOp::Match ? "!= 0" : "== 0") + "))";
   }
   void visit(ast::TernaryExpr &n) override {
     result_ = "((" + expr(n.cond) + ") ? (" + expr(n.then_expr) + ") : (" +
               expr(n.else_expr) + "))";
   }
   void visit(ast::AssignExpr &n) override {
-    if (n.op == "<<<") {
+    if (n.op == ast::AssignOp::Aggregate) {
       aggregate(n);
       return;
     }
@@ -250,20 +277,12 @@ public:
     // The value is computed first; an error while computing it leaves the
     // target as it was.
     if (n.target->type == ast::Type::String) {
-      std::string set = n.op == ".=" ? "stp_strcat" : "stp_strcpy";
+      std::string set = n.op == ast::AssignOp::Concat ? "stp_strcat" : "stp_strcpy";
       result_ = "({ " + pre + "const char *_v = " + v + "; if (!c->last_error) " + set + "(" +
                 t + ", _v); " + t + "; })";
       return;
     }
-    std::string compute = "_v";
-    if (n.op == "/=" || n.op == "%=")
-      compute = std::string(n.op == "/=" ? "stp_div" : "stp_mod") + "(c, " + t + ", _v, " + loc + ")";
-    else if (n.op == "+=" || n.op == "-=" || n.op == "*=")
-      compute = "(s64)((u64)" + t + " " + n.op.substr(0, 1) + " (u64)_v)";
-    else if (n.op == "<<=" || n.op == ">>=")
-      compute = "(" + t + " " + n.op.substr(0, 2) + " (_v & 63))";
-    else if (n.op != "=")
-      compute = "(" + t + " " + n.op.substr(0, 1) + " _v)";
+    std::string compute = compound_c(n.op, t, loc);
     result_ = "({ " + pre + "s64 _v = " + v + "; s64 _r = " + compute +
               "; if (!c->last_error) " + t + " = _r; " + t + "; })";
   }
@@ -273,22 +292,14 @@ public:
   void target_assign(ast::AssignExpr &n) {
     std::string v = expr(n.value);
     std::string loc = c_string_literal(loc_string(n.loc));
-    std::string old = n.op == "=" ? "" : expr(n.target);
-    std::string compute = "_v";
-    if (n.op == "/=" || n.op == "%=")
-      compute = std::string(n.op == "/=" ? "stp_div" : "stp_mod") + "(c, _o, _v, " + loc + ")";
-    else if (n.op == "+=" || n.op == "-=" || n.op == "*=")
-      compute = "(s64)((u64)_o " + n.op.substr(0, 1) + " (u64)_v)";
-    else if (n.op == "<<=" || n.op == ">>=")
-      compute = "(_o " + n.op.substr(0, 2) + " (_v & 63))";
-    else if (n.op != "=")
-      compute = "(_o " + n.op.substr(0, 1) + " _v)";
+    std::string old = n.op == ast::AssignOp::Assign ? "" : expr(n.target);
+    std::string compute = compound_c(n.op, "_o", loc);
     std::string store = target_store_c(scope_, *n.target, "_r", target_hooks(), diag_);
     result_ = "({ s64 _v = " + v + "; " + (old.empty() ? "" : "s64 _o = " + old + "; ") +
               "s64 _r = " + compute + "; if (!c->last_error) { " + store + " } _r; })";
   }
   void visit(ast::CallExpr &n) override {
-    if (n.callee && (n.overloads.size() > 1 || may_next(*n.callee))) {
+    if (n.callee && (n.overloads.size() > 1 || lang::may_next(*n.callee))) {
       overloaded_call(n);
       return;
     }
@@ -308,13 +319,13 @@ public:
       result_ = "(stp_exit(c), (s64)0)";
     } else if (n.name == "printf" || n.name == "sprintf") {
       std::string err;
-      auto parsed = parse_format(static_cast<ast::StringLit *>(n.args[0])->value, err);
+      auto parsed = lang::parse_format(static_cast<ast::StringLit *>(n.args[0])->value, err);
       std::vector<ast::Expr *> args(n.args.begin() + 1, n.args.end());
       std::string buf = n.name == "sprintf" ? temp(ast::Type::String) : "";
       result_ = sequenced(args, [&](const std::vector<std::string> &v) {
         return format_call(*parsed, v, buf);
       });
-    } else if (is_delimited_print(n.name)) {
+    } else if (lang::is_delimited_print(n.name)) {
       // printd(delim, a, b...): the delimiter is a literal, so the whole
       // thing is one format.
       std::string delim;
@@ -327,7 +338,7 @@ public:
       if (n.name.back() == 'n')
         fmt += "\n";
       std::string err;
-      auto parsed = parse_format(fmt, err);
+      auto parsed = lang::parse_format(fmt, err);
       std::string buf = n.name[0] == 's' ? temp(ast::Type::String) : "";
       result_ = sequenced(args, [&](const std::vector<std::string> &v) {
         return format_call(*parsed, v, buf);
@@ -389,7 +400,7 @@ public:
                            "} ";
     }
     std::string exhausted =
-        may_next(*n.overloads.back())
+        lang::may_next(*n.overloads.back())
             ? " if (!c->last_error) { stp_error(c, \"all functions exhausted\"); c->error_loc = " +
                   c_string_literal(loc_string(n.loc)) + "; }"
             : "";
@@ -482,7 +493,7 @@ public:
       out_.line(slice.code);
     }
     // Statistics sort by an extractor, @count by default.
-    std::string by = g->type == ast::Type::Stats ? std::string(", '") + stat_op(n.sort_aggr) + "'" : "";
+    std::string by = g->type == ast::Type::Stats ? std::string(", '") + stat_letter(n.sort_aggr.value_or(ast::StatOp::Count)) + "'" : "";
     if (by.empty())
       out_.line("unsigned " + count + " = stp_map_sort(" + m + ", " +
                 std::to_string(n.sort_column) + ", " + std::to_string(n.sort_dir) + ", " + limit +
@@ -557,15 +568,9 @@ public:
       unsupported(n, "@" + n.name);
   }
   void visit(ast::StatExpr &n) override {
-    static const std::map<std::string, char> ops = {{"count", 'c'}, {"sum", 's'}, {"min", 'm'},
-                                                    {"max", 'M'}, {"avg", 'a'}, {"variance", 'v'}};
-    auto op = ops.find(n.op);
-    if (op == ops.end()) {
-      unsupported(n, "@" + n.op);
-      return;
-    }
     std::string loc = c_string_literal(loc_string(n.loc));
-    std::string extract = std::string("stp_stat_extract(c, _p, '") + op->second + "', " + loc + ")";
+    std::string extract =
+        std::string("stp_stat_extract(c, _p, '") + stat_letter(n.op) + "', " + loc + ")";
     if (auto *s = dynamic_cast<ast::SymbolExpr *>(n.stat); s && s->global && !s->global->array) {
       result_ = "({ const struct stp_stat *_p = stp_stat_var_merge(&" + global_name(*s->global) +
                 "); " + extract + "; })";
@@ -574,7 +579,7 @@ public:
     auto *ix = dynamic_cast<ast::IndexExpr *>(n.stat);
     ast::GlobalDecl *g = ix ? array_of(ix->base) : nullptr;
     if (!g) {
-      unsupported(n, "@" + n.op + " of this kind of expression");
+      unsupported(n, "@" + ast::spelling(n.op) + " of this kind of expression");
       return;
     }
     KeyFill k = fill_key(*g, ix->indexes);
@@ -628,11 +633,17 @@ public:
 
 private:
   // ---- statistics
-  static char stat_op(const std::string &aggr) {
-    static const std::map<std::string, char> ops = {{"count", 'c'}, {"sum", 's'}, {"min", 'm'},
-                                                    {"max", 'M'}, {"avg", 'a'}, {"variance", 'v'}};
-    auto op = ops.find(aggr);
-    return op == ops.end() ? 'c' : op->second;
+  // The extractor letters of stp_stat_extract() (runtime/stat.h).
+  static char stat_letter(ast::StatOp op) {
+    switch (op) {
+    case ast::StatOp::Count: return 'c';
+    case ast::StatOp::Sum: return 's';
+    case ast::StatOp::Min: return 'm';
+    case ast::StatOp::Max: return 'M';
+    case ast::StatOp::Avg: return 'a';
+    case ast::StatOp::Variance: return 'v';
+    }
+    return 'c';
   }
   // `x <<< v` adds to this CPU's share of x (see runtime/stat.h).
   void aggregate(ast::AssignExpr &n) {

@@ -21,7 +21,7 @@ public:
       use_.emplace(n.global, false);
   }
   void visit(ast::AssignExpr &n) override {
-    if (n.op == "<<<") {
+    if (n.op == ast::AssignOp::Aggregate) {
       ast::Expr *base = n.target;
       if (auto *ix = dynamic_cast<ast::IndexExpr *>(n.target)) {
         for (ast::Expr *k : ix->indexes)

@@ -1,7 +1,8 @@
 #include "dwarf/function_pattern.h"
 
+#include "lang/glob.h"
+
 #include <cctype>
-#include <fnmatch.h>
 
 namespace stap::dwarf {
 namespace {
@@ -66,11 +67,11 @@ std::optional<FunctionPattern> parse_function_pattern(std::string_view text, std
 }
 
 bool file_matches(const std::string &pattern, const std::string &path) {
-  if (fnmatch(pattern.c_str(), path.c_str(), 0) == 0)
+  if (lang::glob_match(pattern, path))
     return true;
   // A relative pattern names the path's tail, at a '/' boundary.
   if (!pattern.empty() && pattern[0] != '/')
-    return fnmatch(("*/" + pattern).c_str(), path.c_str(), 0) == 0;
+    return lang::glob_match("*/" + pattern, path);
   return false;
 }
 

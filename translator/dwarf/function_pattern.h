@@ -1,6 +1,6 @@
 // The function part of a DWARF probe point, as SystemTap spells it:
 //   NAME[@FILE[:LINE | :FIRST-LAST | :* | +OFFSET]]
-// NAME and FILE may hold wildcards (fnmatch); FILE matches a source path
+// NAME and FILE may hold wildcards (lang/glob.h); FILE matches a source path
 // by its tail ("fs/read_write.c" or "read_write.c" or "*/read*.c").
 #pragma once
 #include <cstdint>

@@ -1,8 +1,9 @@
 #include "dwarf/functions.h"
 
+#include "lang/glob.h"
+
 #include <algorithm>
 #include <dwarf.h>
-#include <fnmatch.h>
 #include <functional>
 #include <map>
 #include <set>
@@ -58,7 +59,7 @@ struct Matcher {
   const FunctionPattern &p;
   bool matches(Dwarf_Die *die) const {
     const char *name = dwarf_diename(die);
-    if (!name || fnmatch(p.function.c_str(), name, 0) != 0)
+    if (!name || !lang::glob_match(p.function, name))
       return false;
     return !p.has_file() || file_matches(p.file, decl_file(die));
   }
@@ -191,7 +192,7 @@ std::vector<LabelInfo> find_labels(DebugFile &file, const FunctionInfo &fn, cons
     Dwarf_Addr addr;
     const char *name = dwarf_diename(&d);
     if (dwarf_tag(&d) == DW_TAG_label && name && dwarf_lowpc(&d, &addr) == 0 &&
-        fnmatch(pattern.c_str(), name, 0) == 0)
+        lang::glob_match(pattern, name))
       out.push_back(LabelInfo{name, decl_file(&d), decl_line(&d), addr});
   });
   return out;
@@ -220,7 +221,7 @@ std::vector<Callee> find_callees(DebugFile &file, const FunctionInfo &fn, const 
         !dwarf_formref_die(&a, &callee))
       return; // through a pointer
     const char *name = dwarf_diename(&callee);
-    if (!name || fnmatch(pattern.c_str(), name, 0) != 0)
+    if (!name || !lang::glob_match(pattern, name))
       return;
     Calls &c = calls[dwarf_dieoffset(&callee)];
     c.name = name;

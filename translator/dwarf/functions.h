@@ -50,7 +50,7 @@ struct LabelInfo {
   Dwarf_Addr addr = 0;
 };
 
-// The labels of `fn` whose names match `pattern` (fnmatch).
+// The labels of `fn` whose names match `pattern` (lang/glob.h).
 std::vector<LabelInfo> find_labels(DebugFile &file, const FunctionInfo &fn, const std::string &pattern);
 
 // A function `fn` calls (`.callee("PATTERN")`, `.callees`): from the

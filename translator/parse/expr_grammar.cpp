@@ -29,10 +29,18 @@ bool ends_in_pretty(const std::vector<TargetComponent> &cs) {
   return !cs.empty() && cs.back().kind == TargetComponent::Pretty;
 }
 
+// The operator a token spells; the grammar passes only operator tokens, so
+// none is a translator bug, reported at the token rather than crashing.
+template <typename Op> Op operator_of(const Token *t, std::optional<Op> op) {
+  if (!op)
+    throw ParseError{t, "internal error: '" + t->text + "' is no operator here"};
+  return *op;
+}
+
 const auto binary = [](auto &ctx) {
   const Token *op = at_c<0>(_attr(ctx));
   auto *b = state(ctx).template make<BinaryExpr>(op);
-  b->op = op->text;
+  b->op = operator_of(op, ast::binary_op(op->text));
   b->left = _val(ctx);
   b->right = at_c<1>(_attr(ctx));
   _val(ctx) = b;
@@ -44,7 +52,7 @@ const auto regex_match = [](auto &ctx) {
   auto *lit = state(ctx).template make<StringLit>(re.first);
   lit->value = re.value;
   auto *b = state(ctx).template make<BinaryExpr>(op);
-  b->op = op->text;
+  b->op = operator_of(op, ast::binary_op(op->text));
   b->left = _val(ctx);
   b->right = lit;
   _val(ctx) = b;
@@ -55,7 +63,7 @@ const auto assignment = [](auto &ctx) {
   if (!is_lvalue(_val(ctx)))
     throw ParseError{op, "left operand of '" + op->text + "' is not assignable"};
   auto *a = state(ctx).template make<AssignExpr>(_val(ctx)->loc);
-  a->op = op->text;
+  a->op = operator_of(op, ast::assign_op(op->text));
   a->target = _val(ctx);
   a->value = at_c<1>(_attr(ctx));
   _val(ctx) = a;
@@ -72,7 +80,7 @@ const auto ternary = [](auto &ctx) {
 const auto unary = [](auto &ctx) {
   const Token *op = at_c<0>(_attr(ctx));
   auto *u = state(ctx).template make<UnaryExpr>(op);
-  u->op = op->text;
+  u->op = operator_of(op, ast::unary_op(op->text));
   u->operand = at_c<1>(_attr(ctx));
   _val(ctx) = u;
 };
@@ -113,7 +121,7 @@ template <bool Prefix> struct IncDec {
     if (!is_lvalue(operand))
       throw ParseError{op, "operand of '" + op->text + "' is not assignable"};
     auto *n = state(ctx).template make<IncDecExpr>(Prefix ? op->loc : operand->loc);
-    n->op = op->text;
+    n->op = operator_of(op, ast::incdec_op(op->text));
     n->prefix = Prefix;
     n->operand = operand;
     _val(ctx) = n;
@@ -278,14 +286,14 @@ const auto var_op = [](auto &ctx) {
 const auto stat_op = [](auto &ctx) {
   const Token *t = at_c<0>(_attr(ctx));
   auto *s = state(ctx).template make<StatExpr>(t);
-  s->op = t->text.substr(1);
+  s->op = operator_of(t, ast::stat_op(std::string_view(t->text).substr(1)));
   s->stat = at_c<1>(_attr(ctx));
   _val(ctx) = s;
 };
 
 const auto variance_op = [](auto &ctx) {
   auto *s = state(ctx).template make<StatExpr>(at_c<0>(_attr(ctx)));
-  s->op = "variance";
+  s->op = ast::StatOp::Variance;
   s->stat = at_c<1>(_attr(ctx));
   s->param = at_c<2>(_attr(ctx)).value_or(nullptr);
   _val(ctx) = s;

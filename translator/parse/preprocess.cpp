@@ -1,11 +1,11 @@
 #include "parse/preprocess.h"
 
+#include "lang/glob.h"
 #include "parse/lexer.h"
 
 #include <cstring>
 #include <set>
 #include <tuple>
-#include <fnmatch.h>
 
 namespace stap::parse {
 namespace {
@@ -336,9 +336,9 @@ private:
   }
 
   static int compare_numbers(int64_t a, int64_t b) { return a < b ? -1 : a > b ? 1 : 0; }
-  static bool has_wildcard(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
+  static bool has_wildcard(const std::string &s) { return lang::has_glob(s); }
   static int glob_compare(const std::string &pattern, const std::string &value) {
-    return fnmatch(pattern.c_str(), value.c_str(), 0) == 0 ? 0 : 1;
+    return lang::glob_match(pattern, value) ? 0 : 1;
   }
 
   // The operator after the left operand: any of the six, or, with

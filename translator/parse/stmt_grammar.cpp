@@ -109,7 +109,7 @@ const auto foreach_slice_any = [](auto &ctx) {
 const auto foreach_sort = [](auto &ctx) {
   auto *f = val<ForeachStmt>(ctx);
   if (auto &aggr = at_c<0>(_attr(ctx)))
-    f->sort_aggr = (*aggr)->text.substr(1);
+    f->sort_aggr = ast::stat_op(std::string_view((*aggr)->text).substr(1));
   set_sort(f, at_c<1>(_attr(ctx)), 0);
 };
 

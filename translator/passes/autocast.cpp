@@ -190,7 +190,7 @@ private:
       return std::nullopt;
     }
     if (auto *as = dynamic_cast<ast::AssignExpr *>(e))
-      return as->op == "=" ? carried(as->value) : std::nullopt;
+      return as->op == ast::AssignOp::Assign ? carried(as->value) : std::nullopt;
     if (auto *t = dynamic_cast<ast::TernaryExpr *>(e)) {
       auto a = carried(t->then_expr), b = carried(t->else_expr);
       return a && b && a->same(*b) ? a : std::nullopt;
@@ -219,7 +219,7 @@ private:
     Gather(Autocasts &s, ast::FunctionDecl *f) : self(s), fn(f) {}
     void visit(ast::AssignExpr &n) override {
       Visitor::visit(n);
-      auto *sym = n.op == "=" ? dynamic_cast<ast::SymbolExpr *>(n.target) : nullptr;
+      auto *sym = n.op == ast::AssignOp::Assign ? dynamic_cast<ast::SymbolExpr *>(n.target) : nullptr;
       if (!sym)
         return;
       if (auto c = self.carried(n.value)) {

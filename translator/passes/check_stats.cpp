@@ -18,7 +18,7 @@ constexpr int64_t kMaxBuckets = 128;
 std::optional<int64_t> literal(ast::Expr *e) {
   if (auto *n = dynamic_cast<ast::NumberLit *>(e))
     return n->value;
-  if (auto *u = dynamic_cast<ast::UnaryExpr *>(e); u && u->op == "-")
+  if (auto *u = dynamic_cast<ast::UnaryExpr *>(e); u && u->op == ast::UnaryOp::Minus)
     if (auto v = literal(u->operand); v && *v != INT64_MIN)
       return -*v;
   return std::nullopt;
@@ -108,7 +108,7 @@ public:
 
   void visit(ast::StatExpr &n) override {
     Visitor::visit(n);
-    if (n.op != "variance")
+    if (n.op != ast::StatOp::Variance)
       return;
     ast::GlobalDecl *g = stat_global(n.stat);
     if (!g)

@@ -1,7 +1,7 @@
 #include "passes/elide_unused.h"
 
 #include "ast/visitor.h"
-#include "passes/builtins.h"
+#include "lang/builtins.h"
 
 #include <map>
 #include <set>
@@ -100,7 +100,7 @@ public:
   }
   void visit(ast::AssignExpr &n) override {
     auto *sym = dynamic_cast<ast::SymbolExpr *>(n.target);
-    if (sym && sym->local && n.op == "=") {
+    if (sym && sym->local && n.op == ast::AssignOp::Assign) {
       visit_expr(n.value);
       return;
     }
@@ -167,7 +167,7 @@ private:
     if (!es || es->loc.file == script_)
       return false;
     auto *a = dynamic_cast<ast::AssignExpr *>(es->expr);
-    if (!a || a->op != "=")
+    if (!a || a->op != ast::AssignOp::Assign)
       return false;
     auto *sym = dynamic_cast<ast::SymbolExpr *>(a->target);
     if (!sym || !sym->local || read_.count(sym->local))

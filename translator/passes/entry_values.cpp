@@ -143,7 +143,7 @@ void resolve_entry_values(const probes::ResolveEnv &env, Program &program, ast::
         return sym;
       };
       auto *assign = arena.make<ast::AssignExpr>(use->loc);
-      assign->op = "=";
+      assign->op = ast::AssignOp::Assign;
       assign->target = ref();
       assign->value = ast::clone_expr(arena, use->args[0]);
       auto *stmt = arena.make<ast::ExprStmt>(use->loc);

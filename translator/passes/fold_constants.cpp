@@ -18,43 +18,49 @@ const ast::StringLit *string(const ast::Expr *e) { return dynamic_cast<const ast
 
 // a OP b on two longs as the generated C computes it; nothing when it
 // must be left to run time (division by zero, an unknown operator).
-std::optional<int64_t> fold_binary(const std::string &op, int64_t a, int64_t b) {
+std::optional<int64_t> fold_binary(ast::BinaryOp op, int64_t a, int64_t b) {
+  using enum ast::BinaryOp;
   uint64_t ua = a, ub = b;
-  if (op == "+") return int64_t(ua + ub);
-  if (op == "-") return int64_t(ua - ub);
-  if (op == "*") return int64_t(ua * ub);
-  if (op == "/" || op == "%") {
+  switch (op) {
+  case Add: return int64_t(ua + ub);
+  case Sub: return int64_t(ua - ub);
+  case Mul: return int64_t(ua * ub);
+  case Div:
+  case Mod:
     if (b == 0 || (a == INT64_MIN && b == -1))
       return std::nullopt;
-    return op == "/" ? a / b : a % b;
+    return op == Div ? a / b : a % b;
+  case Shl: return int64_t(ua << (b & 63));
+  case Shr: return a >> (b & 63);
+  case ShrLogical: return int64_t(ua >> (b & 63));
+  case BitAnd: return a & b;
+  case BitOr: return a | b;
+  case BitXor: return a ^ b;
+  case LogAnd: return a && b;
+  case LogOr: return a || b;
+  case Lt: return a < b;
+  case Le: return a <= b;
+  case Gt: return a > b;
+  case Ge: return a >= b;
+  case Eq: return a == b;
+  case Ne: return a != b;
+  default: return std::nullopt;
   }
-  if (op == "<<") return int64_t(ua << (b & 63));
-  if (op == ">>") return a >> (b & 63);
-  if (op == ">>>") return int64_t(ua >> (b & 63));
-  if (op == "&") return a & b;
-  if (op == "|") return a | b;
-  if (op == "^") return a ^ b;
-  if (op == "&&") return a && b;
-  if (op == "||") return a || b;
-  if (op == "<") return a < b;
-  if (op == "<=") return a <= b;
-  if (op == ">") return a > b;
-  if (op == ">=") return a >= b;
-  if (op == "==") return a == b;
-  if (op == "!=") return a != b;
-  return std::nullopt;
 }
 
-std::optional<int64_t> compare_strings(const std::string &op, const std::string &a,
+std::optional<int64_t> compare_strings(ast::BinaryOp op, const std::string &a,
                                        const std::string &b) {
+  using enum ast::BinaryOp;
   int c = std::strcmp(a.c_str(), b.c_str());
-  if (op == "<") return c < 0;
-  if (op == "<=") return c <= 0;
-  if (op == ">") return c > 0;
-  if (op == ">=") return c >= 0;
-  if (op == "==") return c == 0;
-  if (op == "!=") return c != 0;
-  return std::nullopt;
+  switch (op) {
+  case Lt: return c < 0;
+  case Le: return c <= 0;
+  case Gt: return c > 0;
+  case Ge: return c >= 0;
+  case Eq: return c == 0;
+  case Ne: return c != 0;
+  default: return std::nullopt;
+  }
 }
 
 class ConstantFolder : public ast::Rewriter {
@@ -65,10 +71,12 @@ protected:
   ast::Expr *rewrite(ast::Expr *e) override {
     if (auto *u = dynamic_cast<ast::UnaryExpr *>(e)) {
       if (auto v = number(u->operand)) {
-        if (u->op == "-") return literal(e, int64_t(0 - uint64_t(*v)));
-        if (u->op == "+") return literal(e, *v);
-        if (u->op == "!") return literal(e, !*v);
-        if (u->op == "~") return literal(e, ~*v);
+        switch (u->op) {
+        case ast::UnaryOp::Minus: return literal(e, int64_t(0 - uint64_t(*v)));
+        case ast::UnaryOp::Plus: return literal(e, *v);
+        case ast::UnaryOp::Not: return literal(e, !*v);
+        case ast::UnaryOp::BitNot: return literal(e, ~*v);
+        }
       }
       return e;
     }
@@ -106,9 +114,9 @@ private:
   ast::Expr *binary(ast::BinaryExpr &b) {
     auto l = number(b.left), r = number(b.right);
     // The right operand of && and || only runs when the left one says so.
-    if (l && b.op == "&&" && *l == 0)
+    if (l && b.op == ast::BinaryOp::LogAnd && *l == 0)
       return literal(&b, 0);
-    if (l && b.op == "||" && *l != 0)
+    if (l && b.op == ast::BinaryOp::LogOr && *l != 0)
       return literal(&b, 1);
     if (l && r) {
       if (auto v = fold_binary(b.op, *l, *r))

@@ -1,9 +1,9 @@
 #include "passes/infer_types.h"
 
 #include "ast/visitor.h"
-#include "codegen/format.h"
-#include "codegen/regex_compile.h"
-#include "passes/builtins.h"
+#include "lang/builtins.h"
+#include "lang/printf_format.h"
+#include "lang/regex.h"
 
 #include <set>
 
@@ -55,33 +55,33 @@ public:
 
   void visit(ast::UnaryExpr &n) override {
     Visitor::visit(n);
-    want(n.operand, Type::Long, "operand of unary '" + n.op + "'");
+    want(n.operand, Type::Long, "operand of unary '" + ast::spelling(n.op) + "'");
     set(n, Type::Long);
   }
   void visit(ast::IncDecExpr &n) override {
     Visitor::visit(n);
-    want(n.operand, Type::Long, "operand of '" + n.op + "'");
+    want(n.operand, Type::Long, "operand of '" + ast::spelling(n.op) + "'");
     set(n, Type::Long);
   }
 
   void visit(ast::BinaryExpr &n) override {
     Visitor::visit(n);
-    static const std::set<std::string> comparisons = {"<", ">", "<=", ">=", "==", "!="};
-    if (n.op == ".") {
+    const std::string op = ast::spelling(n.op);
+    if (n.op == ast::BinaryOp::Concat) {
       want(n.left, Type::String, "left operand of '.'");
       want(n.right, Type::String, "right operand of '.'");
       set(n, Type::String);
-    } else if (n.op == "=~" || n.op == "!~") {
-      want(n.left, Type::String, "left operand of '" + n.op + "'");
-      want(n.right, Type::String, "right operand of '" + n.op + "'");
+    } else if (n.op == ast::BinaryOp::Match || n.op == ast::BinaryOp::NoMatch) {
+      want(n.left, Type::String, "left operand of '" + op + "'");
+      want(n.right, Type::String, "right operand of '" + op + "'");
       set(n, Type::Long);
       check_regex(n);
-    } else if (comparisons.count(n.op)) {
-      unify(n.left, n.right, "operands of '" + n.op + "'");
+    } else if (ast::is_comparison(n.op)) {
+      unify(n.left, n.right, "operands of '" + op + "'");
       set(n, Type::Long);
     } else {
-      want(n.left, Type::Long, "left operand of '" + n.op + "'");
-      want(n.right, Type::Long, "right operand of '" + n.op + "'");
+      want(n.left, Type::Long, "left operand of '" + op + "'");
+      want(n.right, Type::Long, "right operand of '" + op + "'");
       set(n, Type::Long);
     }
   }
@@ -98,24 +98,25 @@ public:
 
   void visit(ast::AssignExpr &n) override {
     Visitor::visit(n);
-    if (n.op == "<<<") {
+    const std::string op = ast::spelling(n.op);
+    if (n.op == ast::AssignOp::Aggregate) {
       set_target(n.target, Type::Stats);
       want(n.value, Type::Long, "value aggregated with '<<<'");
       set(n, Type::Long);
       return;
     }
-    if (n.op == ".=") {
+    if (n.op == ast::AssignOp::Concat) {
       want(n.target, Type::String, "target of '.='");
       want(n.value, Type::String, "value of '.='");
-    } else if (n.op != "=") {
-      want(n.target, Type::Long, "target of '" + n.op + "'");
-      want(n.value, Type::Long, "value of '" + n.op + "'");
+    } else if (n.op != ast::AssignOp::Assign) {
+      want(n.target, Type::Long, "target of '" + op + "'");
+      want(n.value, Type::Long, "value of '" + op + "'");
     }
     if (n.target->type == Type::Stats || n.value->type == Type::Stats) {
       diag_once(n, "statistics can only be given values with '<<<'");
       return;
     }
-    unify(n.target, n.value, "both sides of '" + n.op + "'");
+    unify(n.target, n.value, "both sides of '" + op + "'");
     if (n.value->type != Type::Unknown && n.target->type == Type::Unknown)
       set_target(n.target, n.value->type);
     if (n.target->type != Type::Unknown)
@@ -210,7 +211,7 @@ public:
       }
       return;
     }
-    const Builtin *b = find_builtin(n.name);
+    const lang::Builtin *b = lang::find_builtin(n.name);
     if (!b)
       return;
     int argc = static_cast<int>(n.args.size());
@@ -222,7 +223,7 @@ public:
       set(n, b->result);
     if (b->format)
       check_format(n);
-    if (is_delimited_print(n.name)) {
+    if (lang::is_delimited_print(n.name)) {
       if (!dynamic_cast<ast::StringLit *>(n.args[0]))
         diag_once(*n.args[0], "the delimiter of '" + n.name + "' must be a string literal");
       for (size_t i = 1; i < n.args.size(); ++i)
@@ -396,11 +397,11 @@ private:
   void check_regex(ast::BinaryExpr &n) {
     auto *re = dynamic_cast<ast::StringLit *>(n.right);
     if (!re) {
-      diag_once(*n.right, "the regular expression of '" + n.op + "' must be a string literal");
+      diag_once(*n.right, "the regular expression of '" + ast::spelling(n.op) + "' must be a string literal");
       return;
     }
     std::string err;
-    if (!codegen::compile_regex(re->value, err))
+    if (!lang::compile_regex(re->value, err))
       diag_once(*re, "invalid regular expression \"" + re->value + "\": " + err);
   }
   void check_format(ast::CallExpr &n) {
@@ -410,7 +411,7 @@ private:
       return;
     }
     std::string err;
-    auto parsed = codegen::parse_format(fmt->value, err);
+    auto parsed = lang::parse_format(fmt->value, err);
     if (!parsed) {
       diag_once(*fmt, err);
       return;

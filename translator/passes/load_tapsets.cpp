@@ -1,6 +1,7 @@
 #include "passes/load_tapsets.h"
 
 #include "ast/visitor.h"
+#include "lang/glob.h"
 #include "parse/preprocess.h"
 
 #include <algorithm>
@@ -110,8 +111,8 @@ private:
         continue;
       for (ast::ProbeAliasDecl *a : f->aliases)
         for (ast::ProbePoint *n : a->names)
-          if (tapsets::point_could_name_alias(point, dotted_name(*n)) ||
-              tapsets::point_could_name_alias(extended, dotted_name(*n)))
+          if (lang::point_could_name_alias(point, dotted_name(*n)) ||
+              lang::point_could_name_alias(extended, dotted_name(*n)))
             collect_decl(*a);
     }
   }

@@ -23,17 +23,19 @@ enum Level {
   Concat, Additive, Multiplicative, Unary, Value, Primary
 };
 
-int binary_level(const std::string &op) {
-  if (op == "||") return LogOr;
-  if (op == "&&") return LogAnd;
-  if (op == "|") return BitOr;
-  if (op == "^") return BitXor;
-  if (op == "&") return BitAnd;
-  if (op == "<<" || op == ">>" || op == ">>>") return Shift;
-  if (op == ".") return Concat;
-  if (op == "+" || op == "-") return Additive;
-  if (op == "*" || op == "/" || op == "%") return Multiplicative;
-  return Comparison; // < > <= >= == != =~ !~
+int binary_level(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::LogOr: return LogOr;
+  case BinaryOp::LogAnd: return LogAnd;
+  case BinaryOp::BitOr: return BitOr;
+  case BinaryOp::BitXor: return BitXor;
+  case BinaryOp::BitAnd: return BitAnd;
+  case BinaryOp::Shl: case BinaryOp::Shr: case BinaryOp::ShrLogical: return Shift;
+  case BinaryOp::Concat: return Concat;
+  case BinaryOp::Add: case BinaryOp::Sub: return Additive;
+  case BinaryOp::Mul: case BinaryOp::Div: case BinaryOp::Mod: return Multiplicative;
+  default: return Comparison; // < > <= >= == != =~ !~
+  }
 }
 
 int level_of(const Expr *e) {
@@ -90,21 +92,21 @@ public:
   }
   void visit(StringLit &n) override { text += parse::quote_string(n.value); }
   void visit(UnaryExpr &n) override {
-    text += n.op;
+    text += spelling(n.op);
     // `- -x` must not become `--x`.
     int need = dynamic_cast<UnaryExpr *>(n.operand) || level_of(n.operand) == Unary ? Primary
                                                                                      : Unary;
     expr(n.operand, need);
   }
   void visit(IncDecExpr &n) override {
-    if (n.prefix) text += n.op;
+    if (n.prefix) text += spelling(n.op);
     expr(n.operand, Value);
-    if (!n.prefix) text += n.op;
+    if (!n.prefix) text += spelling(n.op);
   }
   void visit(BinaryExpr &n) override {
     int level = binary_level(n.op);
     expr(n.left, level);
-    text += " " + n.op + " ";
+    text += " " + spelling(n.op) + " ";
     expr(n.right, level + 1);
   }
   void visit(TernaryExpr &n) override {
@@ -116,7 +118,7 @@ public:
   }
   void visit(AssignExpr &n) override {
     expr(n.target, Ternary);
-    text += " " + n.op + " ";
+    text += " " + spelling(n.op) + " ";
     expr(n.value);
   }
   void visit(SymbolExpr &n) override { text += n.name; }
@@ -175,7 +177,7 @@ public:
     }
   }
   void visit(StatExpr &n) override {
-    text += "@" + n.op + "(";
+    text += "@" + spelling(n.op) + "(";
     expr(n.stat);
     if (n.param) {
       text += ", ";
@@ -246,8 +248,8 @@ public:
   void visit(ForeachStmt &n) override {
     auto sort = [&](int column) {
       if (n.sort_dir && n.sort_column == column) {
-        if (column == 0 && !n.sort_aggr.empty())
-          text += " @" + n.sort_aggr;
+        if (column == 0 && n.sort_aggr)
+          text += " @" + spelling(*n.sort_aggr);
         text += n.sort_dir > 0 ? "+" : "-";
       }
     };

@@ -207,13 +207,13 @@ private:
           continue;
         }
         auto *both = arena_.make<ast::BinaryExpr>(c->loc);
-        both->op = "&&";
+        both->op = ast::BinaryOp::LogAnd;
         both->left = all;
         both->right = copy;
         all = both;
       }
       auto *negated = arena_.make<ast::UnaryExpr>(all->loc);
-      negated->op = "!";
+      negated->op = ast::UnaryOp::Not;
       negated->operand = all;
       auto *skip = arena_.make<ast::IfStmt>(all->loc);
       skip->cond = negated;

@@ -1,8 +1,8 @@
 #include "passes/resolve_symbols.h"
 
 #include "ast/visitor.h"
-#include "passes/builtins.h"
-#include "passes/overloads.h"
+#include "lang/builtins.h"
+#include "lang/overloads.h"
 
 #include <map>
 #include <set>
@@ -46,14 +46,14 @@ public:
 
   void visit(ast::CallExpr &n) override {
     Visitor::visit(n);
-    n.overloads = overload_chain(prog_, n.name, n.args.size(),
+    n.overloads = lang::overload_chain(prog_.files, n.name, n.args.size(),
                                  [&](const ast::File &f, const ast::FunctionDecl &fn) {
                                    return visible(f.source.get(), fn.is_private);
                                  });
     n.callee = n.overloads.empty() ? nullptr : n.overloads.front();
     for (ast::FunctionDecl *fn : n.overloads)
       reached_.push_back(fn);
-    if (!n.callee && !find_builtin(n.name))
+    if (!n.callee && !lang::find_builtin(n.name))
       diag_.error(n.loc, "unresolved function call '" + n.name + "' with " +
                              std::to_string(n.args.size()) + " argument(s)");
   }

@@ -49,7 +49,7 @@ public:
 
   void visit(ast::AssignExpr &n) override {
     Visitor::visit(n);
-    if (n.op != "<<<")
+    if (n.op != ast::AssignOp::Aggregate)
       check(n.target);
   }
   void visit(ast::IncDecExpr &n) override {

@@ -35,7 +35,7 @@ public:
       return;
     }
     written.insert(sym->local);
-    if (n.op == "=") { // a pure store: not a read
+    if (n.op == ast::AssignOp::Assign) { // a pure store: not a read
       if (n.loc.file == script_)
         assignments[sym->local].push_back(&n);
     }

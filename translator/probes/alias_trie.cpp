@@ -1,9 +1,8 @@
 #include "probes/alias_trie.h"
 
+#include "lang/glob.h"
 #include "probes/family.h"
 #include "probes/wildcards.h"
-
-#include <fnmatch.h>
 
 namespace stap::probes {
 
@@ -42,7 +41,7 @@ bool AliasTrie::match_at(const Node &node, const std::string &name,
   bool deeper = false;
   if (!c.arg)
     for (const auto &[child, next] : node.children)
-      if (fnmatch(c.functor.c_str(), child.c_str(), 0) == 0)
+      if (lang::glob_match(c.functor, child))
         deeper |= match_at(*next, name.empty() ? child : name + "." + child, cs, i + 1, out);
   if (deeper)
     return true;

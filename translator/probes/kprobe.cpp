@@ -12,13 +12,12 @@
 // the target's .ko files (symtab/module_symbols.h).
 #include "codegen/emitter.h"
 #include "codegen/module_writer.h"
+#include "lang/glob.h"
 #include "probes/dwarf_function.h"
 #include "probes/family.h"
 #include "probes/function_scope.h"
 #include "symtab/kernel_symbols.h"
 #include "symtab/module_symbols.h"
-
-#include <fnmatch.h>
 
 namespace stap::probes {
 
@@ -30,8 +29,6 @@ bool resolve_kprobe_statement(const ResolveEnv &env, ast::ProbeDecl &decl, ast::
                               Diagnostics &diag);
 
 namespace {
-
-bool has_wildcard(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
 
 class KprobeFamily final : public ProbeFamily {
 public:
@@ -199,7 +196,7 @@ private:
   bool module_functions(const std::string &release, const std::string &module, SourceLoc module_loc,
                         const std::string &pattern, SourceLoc loc, bool optional,
                         std::vector<ModuleFunction> &targets, Diagnostics &diag) const {
-    if (!has_wildcard(module) && !has_wildcard(pattern)) {
+    if (!lang::has_glob(module) && !lang::has_glob(pattern)) {
       targets.emplace_back(module, pattern);
       return true;
     }
@@ -214,7 +211,7 @@ private:
     }
     for (const auto &m : modules)
       for (const std::string &f : m.functions)
-        if (fnmatch(pattern.c_str(), f.c_str(), 0) == 0)
+        if (lang::glob_match(pattern, f))
           targets.emplace_back(m.module, f);
     if (targets.empty() && !optional) {
       diag.error(loc, "no function of a module matching '" + module + "' matches '" + pattern +
@@ -226,7 +223,7 @@ private:
 
   bool kernel_functions(const std::string &release, const std::string &pattern, SourceLoc loc, bool optional,
                         std::vector<std::string> &out, Diagnostics &diag) const {
-    bool wild = has_wildcard(pattern);
+    bool wild = lang::has_glob(pattern);
     if (!wild && pattern.find('.') != std::string::npos) {
       out.push_back(pattern); // a compiler clone (f.isra.0): kallsyms lists no such names
       return true;

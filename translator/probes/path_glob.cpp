@@ -3,18 +3,17 @@
 // listed from that directory's host file.
 #include "probes/path_glob.h"
 
+#include "lang/glob.h"
+
 #include <algorithm>
 #include <dirent.h>
-#include <fnmatch.h>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace stap::probes {
 
-bool has_path_wildcard(const std::string &path) {
-  return path.find_first_of("*?[") != std::string::npos;
-}
+bool has_path_wildcard(const std::string &path) { return lang::has_glob(path); }
 
 namespace {
 
@@ -47,7 +46,7 @@ std::vector<std::string> matching_entries(const Sysroot &sysroot, const std::str
     std::string name = e->d_name;
     if (name == "." || name == "..")
       continue;
-    if (fnmatch(pattern.c_str(), name.c_str(), FNM_PERIOD) == 0)
+    if (lang::glob_match(pattern, name, /*hidden_needs_dot=*/true))
       out.push_back(name);
   }
   closedir(h);

@@ -15,11 +15,11 @@
 // query objects, so that the syscall tapset never waits for them.
 #include "codegen/emitter.h"
 #include "codegen/module_writer.h"
+#include "lang/glob.h"
 #include "probes/family.h"
 #include "tracequery/catalog.h"
 
 #include <algorithm>
-#include <fnmatch.h>
 #include <set>
 
 namespace stap::probes {
@@ -28,8 +28,6 @@ namespace {
 using debuginfo::Kind;
 using debuginfo::TypeId;
 using debuginfo::TypeTable;
-
-bool has_wildcard(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
 
 // The C type a probe function declares an argument with: the same size and
 // kind as the tracepoint's, so that the calling convention matches ("" for
@@ -124,7 +122,7 @@ public:
       system_glob = arg->value.substr(0, colon);
       name_glob = arg->value.substr(colon + 1);
     }
-    bool wild = has_wildcard(arg->value);
+    bool wild = lang::has_glob(arg->value);
 
     std::vector<Resolved> found;
     Resolved builtin;
@@ -135,7 +133,7 @@ public:
       std::string error = "tracepoints are not read here";
       const tracequery::Catalog *cat =
           env.tracepoints ? env.tracepoints->of(env.target,
-                                                has_wildcard(system_glob) ? "" : system_glob,
+                                                lang::has_glob(system_glob) ? "" : system_glob,
                                                 false, error)
                           : nullptr;
       if (!cat) {
@@ -145,8 +143,8 @@ public:
         return point.optional;
       }
       for (const tracequery::Tracepoint &tp : cat->tracepoints()) {
-        if (fnmatch(system_glob.c_str(), tp.system.c_str(), 0) != 0 ||
-            fnmatch(name_glob.c_str(), tp.name.c_str(), 0) != 0)
+        if (!lang::glob_match(system_glob, tp.system) ||
+            !lang::glob_match(name_glob, tp.name))
           continue;
         const tracequery::TracepointProto *p = cat->proto(tp, error);
         if (!p) {
@@ -275,7 +273,7 @@ private:
 
   // " (did you mean 'sched_switch'?)" for a misspelt exact name.
   static std::string suggestion(const tracequery::Catalog &cat, const std::string &name) {
-    if (has_wildcard(name))
+    if (lang::has_glob(name))
       return "";
     std::string best;
     size_t best_d = 4;

@@ -13,6 +13,7 @@
 #include "codegen/emitter.h"
 #include "codegen/module_writer.h"
 #include "driver/user_objects.h"
+#include "lang/glob.h"
 #include "probes/family.h"
 #include "probes/function_scope.h"
 #include "probes/path_glob.h"
@@ -24,7 +25,6 @@
 #include "symtab/symbol_index.h"
 
 #include <elf.h>
-#include <fnmatch.h>
 #include <map>
 #include <memory>
 #include <set>
@@ -36,8 +36,6 @@ namespace stap::probes {
 const ProbeFamily &process_events_family();
 
 namespace {
-
-bool has_wildcard(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
 
 // 0x1030, as pp() shows an address
 std::string hex_addr(uint64_t v) {
@@ -378,8 +376,8 @@ private:
       if (o.target_path == program.file.target_path)
         continue;
       std::string base = o.target_path.substr(o.target_path.rfind('/') + 1);
-      if (fnmatch(lib.c_str(), base.c_str(), 0) == 0 ||
-          fnmatch(lib.c_str(), o.target_path.c_str(), 0) == 0)
+      if (lang::glob_match(lib, base) ||
+          lang::glob_match(lib, o.target_path))
         return open_object(user, o.target_path, loc, false, diag);
     }
     if (!optional)
@@ -481,9 +479,9 @@ private:
   // address for a wildcard (aliases would probe one instruction twice).
   static std::vector<UserPoint> symbol_points(const Object &obj, const std::string &pattern) {
     std::vector<UserPoint> out;
-    if (has_wildcard(pattern)) {
+    if (lang::has_glob(pattern)) {
       for (const symtab::IndexedSymbol &s : symtab::index_symbols(obj.elf->function_symbols()))
-        if (fnmatch(pattern.c_str(), s.name.c_str(), 0) == 0)
+        if (lang::glob_match(pattern, s.name))
           out.push_back(UserPoint{s.name, s.name, "", s.start, nullptr});
     } else {
       for (const symtab::ElfSymbol &s : obj.elf->function_symbols()) {
@@ -522,7 +520,7 @@ private:
     }
     bool any = false;
     for (const PltEntry &e : plt_entries(*obj.elf)) {
-      if (fnmatch(pattern.c_str(), e.name.c_str(), 0) != 0)
+      if (!lang::glob_match(pattern, e.name))
         continue;
       auto off = file_offset(*obj.elf, e.addr);
       if (!off)
@@ -587,8 +585,8 @@ private:
     };
     bool any = false;
     for (const SdtMarker &mk : sdt_markers(*obj.elf)) {
-      if (fnmatch(norm(provider).c_str(), mk.provider.c_str(), 0) != 0 ||
-          fnmatch(norm(m->value).c_str(), mk.name.c_str(), 0) != 0)
+      if (!lang::glob_match(norm(provider), mk.provider) ||
+          !lang::glob_match(norm(m->value), mk.name))
         continue;
       auto off = file_offset(*obj.elf, mk.pc);
       std::optional<uint64_t> sem;
@@ -657,7 +655,6 @@ private:
         return;
     v.push_back(obj.file.target_path);
   }
-
 
   // Which resolved probes are markers (by their unique c_fields), and how
   // many arguments each has.

@@ -1,6 +1,7 @@
 #include "probes/wildcards.h"
 
-#include <fnmatch.h>
+#include "lang/glob.h"
+
 #include <map>
 
 namespace stap::probes {
@@ -27,7 +28,7 @@ void match_shape(const PointShape &shape, size_t j, const Components &cs, size_t
     return;
   }
   if ((c.arg != nullptr) != shape[j].has_arg ||
-      fnmatch(c.functor.c_str(), shape[j].functor.c_str(), 0) != 0)
+      !lang::glob_match(c.functor, shape[j].functor))
     return;
   made.push_back(c);
   made.back().functor = shape[j].functor;
@@ -37,29 +38,25 @@ void match_shape(const PointShape &shape, size_t j, const Components &cs, size_t
 
 } // namespace
 
-bool is_glob(const std::string &s) { return s.find_first_of("*?[") != std::string::npos; }
-
 bool has_keyword_wildcard(const Components &cs) {
   for (const auto &c : cs)
-    if (is_glob(c.functor))
+    if (lang::has_glob(c.functor))
       return true;
   return false;
 }
 
 bool has_double_star(const ast::ProbePointComponent &c) {
-  return !c.arg && c.functor.find("**") != std::string::npos;
+  return !c.arg && lang::has_double_star(c.functor);
 }
 
 std::vector<Components> double_star_readings(const Components &cs, size_t i) {
-  const std::string &f = cs[i].functor;
-  size_t at = f.find("**");
-  std::string before = f.substr(0, at), after = f.substr(at + 2);
+  lang::DoubleStarReadings r = lang::double_star_readings(cs[i].functor);
   Components one = cs;
-  one[i].functor = before + "*" + after;
+  one[i].functor = r.one;
   Components two = cs;
-  two[i].functor = before + "*";
+  two[i].functor = r.first;
   ast::ProbePointComponent rest = cs[i];
-  rest.functor = "**" + after;
+  rest.functor = r.rest;
   two.insert(two.begin() + static_cast<std::ptrdiff_t>(i) + 1, rest);
   return {one, two};
 }

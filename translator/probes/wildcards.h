@@ -1,8 +1,8 @@
-// Wildcards in the keywords of a probe point, as SystemTap 4.8 reads them:
-// `*`, `?` and `[...]` match within one component (fnmatch); a component
-// with `**` has two readings, `a**b` as the one component `a*b`, or as
-// `a*` followed by `**b` -- so `**` spans one or more components, never
-// none (`foo.**` is not `foo`), and `sys**open` matches `syscall.open`.
+// Wildcards in the keywords of a probe point, as SystemTap 4.8 reads them
+// (lang/glob.h): `*`, `?` and `[...]` match within one component; a
+// component with `**` has two readings, `a**b` as the one component `a*b`,
+// or as `a*` followed by `**b` -- so `**` spans one or more components,
+// never none (`foo.**` is not `foo`), and `sys**open` matches `syscall.open`.
 // Arguments are never wildcards: a component with an argument only
 // matches a keyword that takes one (`timer.*` is not `timer.ms(N)`).
 #pragma once
@@ -16,7 +16,6 @@ namespace stap::probes {
 
 using Components = std::vector<ast::ProbePointComponent>;
 
-bool is_glob(const std::string &s);
 // Does any keyword of `cs` have a wildcard?
 bool has_keyword_wildcard(const Components &cs);
 

@@ -1,5 +1,6 @@
 #include "symtab/kernel_symbols.h"
 
+#include "lang/glob.h"
 #include "remote/vm.h"
 #include "util/systemtap_dir.h"
 #include "util/progress_line.h"
@@ -8,7 +9,6 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
-#include <fnmatch.h>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -222,7 +222,7 @@ std::vector<std::string> KernelSymbols::functions_matching(const std::string &gl
   std::string prefix = glob.substr(0, meta);
   auto it = std::lower_bound(functions.begin(), functions.end(), prefix);
   for (; it != functions.end() && it->compare(0, prefix.size(), prefix) == 0; ++it)
-    if (fnmatch(glob.c_str(), it->c_str(), 0) == 0)
+    if (lang::glob_match(glob, *it))
       out.push_back(*it);
   return out;
 }

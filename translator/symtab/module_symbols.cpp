@@ -1,12 +1,12 @@
 #include "symtab/module_symbols.h"
 
+#include "lang/glob.h"
 #include "remote/vm.h"
 
 #include <algorithm>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <fnmatch.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <map>
@@ -95,7 +95,7 @@ std::vector<ModuleFunctions> module_functions(const std::string &release,
   std::string glob = module;
   std::replace(glob.begin(), glob.end(), '-', '_');
   for (const auto &[name, path] : files)
-    if (fnmatch(glob.c_str(), name.c_str(), 0) == 0)
+    if (lang::glob_match(glob, name))
       out.push_back({name, ko_functions(path)});
   return out;
 }

@@ -1,91 +1,55 @@
 #include "tapsets/index.h"
 
-#include <cctype>
+#include "lang/glob.h"
+#include "parse/lexer.h"
+
+#include <sstream>
 
 namespace stap::tapsets {
 namespace {
 
-// The few token kinds the top-level scan needs.
+// The few token kinds the top-level scan tells apart.
 struct Tok {
   enum Kind { Ident, Punct, Literal, End } kind;
   std::string_view text;
 };
 
-// Splits script text into identifiers, literals and punctuation; skips
-// comments and embedded C (`%{ ... %}`), which cannot hold declarations.
+// The real lexer's tokens (parse/lexer.h), as the scan sees them: keywords,
+// identifiers and @names are Ident, operators Punct, and numbers, strings,
+// script arguments and embedded C (`%{ %}`, which cannot hold
+// declarations) opaque Literals.
 class Scanner {
 public:
-  explicit Scanner(std::string_view s) : s_(s) {}
+  explicit Scanner(const parse::TokenList &toks) : toks_(toks) {}
 
   Tok next() {
-    skip_space_and_comments();
-    if (i_ >= s_.size())
+    if (i_ >= toks_.size())
       return {Tok::End, {}};
-    size_t start = i_;
-    char c = s_[i_];
-    if ((c == '$' || c == '@') && i_ + 1 < s_.size() && s_[i_ + 1] == '#') {
-      i_ += 2; // $# and @#, not a comment
-      return {Tok::Literal, s_.substr(start, 2)};
+    const parse::Token &t = toks_[i_++];
+    switch (t.kind) {
+    case parse::TokKind::Ident:
+    case parse::TokKind::AtIdent:
+      return {Tok::Ident, t.text};
+    case parse::TokKind::Op:
+      return {Tok::Punct, t.text};
+    case parse::TokKind::End:
+      return {Tok::End, {}};
+    default:
+      return {Tok::Literal, t.text};
     }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '@' || c == '$') {
-      ++i_;
-      while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_'))
-        ++i_;
-      return {Tok::Ident, s_.substr(start, i_ - start)};
-    }
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      while (i_ < s_.size() && std::isalnum(static_cast<unsigned char>(s_[i_])))
-        ++i_;
-      return {Tok::Literal, s_.substr(start, i_ - start)};
-    }
-    if (c == '"') {
-      for (++i_; i_ < s_.size() && s_[i_] != '"'; ++i_)
-        if (s_[i_] == '\\')
-          ++i_;
-      ++i_;
-      return {Tok::Literal, s_.substr(start, std::min(i_, s_.size()) - start)};
-    }
-    if (c == '%' && i_ + 1 < s_.size() && s_[i_ + 1] == '{') {
-      size_t end = s_.find("%}", i_ + 2);
-      i_ = end == std::string_view::npos ? s_.size() : end + 2;
-      return {Tok::Literal, s_.substr(start, i_ - start)}; // embedded C: opaque
-    }
-    static const char *two[] = {"%(", "%?", "%:", "%)", "+=", "==", "!="};
-    for (const char *t : two)
-      if (s_.substr(i_, 2) == t) {
-        i_ += 2;
-        return {Tok::Punct, s_.substr(start, 2)};
-      }
-    ++i_;
-    return {Tok::Punct, s_.substr(start, 1)};
   }
 
 private:
-  void skip_space_and_comments() {
-    while (i_ < s_.size()) {
-      char c = s_[i_];
-      if (std::isspace(static_cast<unsigned char>(c))) {
-        ++i_;
-      } else if (c == '#' || (c == '/' && i_ + 1 < s_.size() && s_[i_ + 1] == '/')) {
-        size_t nl = s_.find('\n', i_);
-        i_ = nl == std::string_view::npos ? s_.size() : nl + 1;
-      } else if (c == '/' && i_ + 1 < s_.size() && s_[i_ + 1] == '*') {
-        size_t end = s_.find("*/", i_ + 2);
-        i_ = end == std::string_view::npos ? s_.size() : end + 2;
-      } else {
-        return;
-      }
-    }
-  }
-
-  std::string_view s_;
+  const parse::TokenList &toks_;
   size_t i_ = 0;
 };
 
 // Reads the declarations at brace depth 0.
 class TopLevelScan {
 public:
-  TopLevelScan(std::string path, std::string_view text) : sc_(text) { defs_.path = std::move(path); }
+  TopLevelScan(std::string path, const parse::TokenList &toks) : sc_(toks) {
+    defs_.path = std::move(path);
+  }
 
   FileDefs run() {
     advance();
@@ -275,44 +239,18 @@ private:
   FileDefs defs_;
 };
 
-std::vector<std::string_view> split_dots(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  for (;;) {
-    size_t dot = s.find('.', start);
-    out.push_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos)
-      return out;
-    start = dot + 1;
-  }
-}
-
 } // namespace
 
-bool component_matches(std::string_view p, std::string_view n) {
-  // Iterative glob with backtracking on the last '*'.
-  size_t pi = 0, ni = 0, star = std::string_view::npos, mark = 0;
-  while (ni < n.size()) {
-    if (pi < p.size() && p[pi] == '*') {
-      star = pi++;
-      mark = ni;
-    } else if (pi < p.size() && p[pi] == n[ni]) {
-      ++pi;
-      ++ni;
-    } else if (star != std::string_view::npos) {
-      pi = star + 1;
-      ni = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (pi < p.size() && p[pi] == '*')
-    ++pi;
-  return pi == p.size();
-}
-
 FileDefs scan_tapset(std::string path, std::string_view text) {
-  return TopLevelScan(std::move(path), text).run();
+  // Lexical errors are the parser's to report, if the file is ever loaded;
+  // a file the lexer cannot follow is loaded whenever anything is needed.
+  std::ostringstream ignored;
+  Diagnostics diag(ignored);
+  SourceFile src(path, std::string(text), /*privileged=*/true);
+  parse::TokenList toks = parse::lex(src, diag);
+  FileDefs defs = TopLevelScan(std::move(path), toks).run();
+  defs.always = defs.always || diag.errors() > 0;
+  return defs;
 }
 
 std::vector<size_t> TapsetIndex::files_defining_symbol(std::string_view name) const {
@@ -330,25 +268,12 @@ std::vector<size_t> TapsetIndex::files_defining_symbol(std::string_view name) co
   return out;
 }
 
-bool point_could_name_alias(std::string_view point, std::string_view alias) {
-  auto p = split_dots(point), a = split_dots(alias);
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i].find("**") != std::string_view::npos)
-      return true; // `**` (`sys**open` too) may span any components
-    if (i >= a.size())
-      return true; // the rest of the point are suffixes of the alias
-    if (!component_matches(p[i], a[i]))
-      return false;
-  }
-  return p.size() >= a.size();
-}
-
 std::vector<size_t> TapsetIndex::files_defining_alias(std::string_view point) const {
   std::vector<size_t> out;
   for (size_t i = 0; i < files_.size(); ++i) {
     bool hit = files_[i].always;
     for (const auto &a : files_[i].aliases)
-      hit = hit || point_could_name_alias(point, a);
+      hit = hit || lang::point_could_name_alias(point, a);
     if (hit)
       out.push_back(i);
   }

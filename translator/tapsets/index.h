@@ -2,7 +2,8 @@
 //
 // Pass 2 parses only the tapset files that define a name the program needs
 // (transitively), so `stap -p2 -e 'probe begin {}'` reads no tapset at all.
-// The scan tokenizes a file and looks at its top level only: `function
+// The scan runs the real lexer (parse/lexer.h) over a file and looks at the
+// tokens of its top level only: `function
 // NAME (...)`, `global A, B[...]`, `probe X.Y = ...` / `probe X.Y += ...`;
 // both branches of `%( %? %: %)` count. `private` names are left out: no
 // other file can use them. A file the scanner cannot follow (unbalanced
@@ -39,20 +40,13 @@ public:
   std::vector<size_t> files_defining_symbol(std::string_view name) const;
   // Positions of the files defining an alias that `point` could name:
   // `point` is a dotted probe point without arguments ("syscall.*.return",
-  // "tcp.**"), matched component by component with `*` wildcards; `**`
-  // matches any number of components. An alias also matches a longer
-  // point it is a prefix of (alias "a.b", point "a.b.return").
+  // "tcp.**", "sys**open"), matched with SystemTap's wildcards
+  // (lang::point_could_name_alias). An alias also matches a longer point it
+  // is a prefix of (alias "a.b", point "a.b.return").
   std::vector<size_t> files_defining_alias(std::string_view point) const;
 
 private:
   std::vector<FileDefs> files_;
 };
-
-// Whether probe point `point` (dotted, no arguments, wildcards allowed)
-// could name alias `alias`, possibly followed by suffixes.
-bool point_could_name_alias(std::string_view point, std::string_view alias);
-
-// Glob match of one probe point component (`*` only), as probe points use it.
-bool component_matches(std::string_view pattern, std::string_view name);
 
 } // namespace stap::tapsets

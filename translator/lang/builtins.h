@@ -1,11 +1,12 @@
-// Functions the translator implements itself (not yet in tapsets/): the
-// print family, which SystemTap builds into the language, and exit().
+// Functions the language itself provides (no tapset defines them): the
+// print family, which SystemTap builds into the language, and exit(); their
+// arities and value types.
 #pragma once
 #include "ast/ast.h"
 
 #include <string_view>
 
-namespace stap {
+namespace stap::lang {
 
 struct Builtin {
   std::string_view name;
@@ -18,4 +19,4 @@ const Builtin *find_builtin(std::string_view name);
 // printd, printdln, sprintd, sprintdln: the first argument is the delimiter.
 bool is_delimited_print(std::string_view name);
 
-} // namespace stap
+} // namespace stap::lang

@@ -1,6 +1,6 @@
-#include "passes/builtins.h"
+#include "lang/builtins.h"
 
-namespace stap {
+namespace stap::lang {
 
 const Builtin *find_builtin(std::string_view name) {
   static const Builtin table[] = {
@@ -27,4 +27,4 @@ bool is_delimited_print(std::string_view name) {
   return name == "printd" || name == "printdln" || name == "sprintd" || name == "sprintdln";
 }
 
-} // namespace stap
+} // namespace stap::lang

@@ -6,21 +6,22 @@
 // left out, as SystemTap 4.8 does.
 #pragma once
 #include "ast/ast.h"
-#include "passes/program.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
-namespace stap {
+namespace stap::lang {
 
 // Can `fn` end with `next` (a `next` statement, or STAP_NEXT in its C)?
 bool may_next(const ast::FunctionDecl &fn);
 
-// The overloads a call of `name` with `arity` arguments runs, in order;
-// `visible` says which declarations the caller may see (private ones).
+// The overloads a call of `name` with `arity` arguments runs, in order,
+// among `files` (the user script first, then the library); `visible` says
+// which declarations the caller may see (private ones).
 std::vector<ast::FunctionDecl *> overload_chain(
-    const Program &program, const std::string &name, size_t arity,
+    const std::vector<std::unique_ptr<ast::File>> &files, const std::string &name, size_t arity,
     const std::function<bool(const ast::File &, const ast::FunctionDecl &)> &visible);
 
-} // namespace stap
+} // namespace stap::lang

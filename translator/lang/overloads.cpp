@@ -1,10 +1,10 @@
-#include "passes/overloads.h"
+#include "lang/overloads.h"
 
 #include "ast/visitor.h"
 
 #include <algorithm>
 
-namespace stap {
+namespace stap::lang {
 
 bool may_next(const ast::FunctionDecl &fn) {
   if (auto *c = dynamic_cast<const ast::EmbeddedStmt *>(fn.body))
@@ -19,15 +19,15 @@ bool may_next(const ast::FunctionDecl &fn) {
 }
 
 std::vector<ast::FunctionDecl *> overload_chain(
-    const Program &program, const std::string &name, size_t arity,
+    const std::vector<std::unique_ptr<ast::File>> &files, const std::string &name, size_t arity,
     const std::function<bool(const ast::File &, const ast::FunctionDecl &)> &visible) {
   struct Candidate {
     int64_t priority;
     ast::FunctionDecl *fn;
   };
   std::vector<Candidate> all;
-  for (const auto &f : program.files) {
-    bool library = f != program.files.front();
+  for (const auto &f : files) {
+    bool library = f != files.front();
     for (ast::FunctionDecl *fn : f->functions)
       if (fn->name == name && fn->params.size() == arity && visible(*f, *fn))
         all.push_back({fn->priority.value_or(library ? 1 : 0), fn});
@@ -45,4 +45,4 @@ std::vector<ast::FunctionDecl *> overload_chain(
   return chain;
 }
 
-} // namespace stap
+} // namespace stap::lang

@@ -1,6 +1,7 @@
 // POSIX extended regular expressions (the right side of `=~` / `!~`),
 // compiled at translate time into a program for the runtime's Pike VM
-// (runtime/regex_vm.h), emitted as static C tables.
+// (runtime/regex_vm.h). Pass 2 checks a regex with it; pass 3 emits the
+// program as static C tables (codegen/regex_c.h).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -9,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace stap::codegen {
+namespace stap::lang {
 
 // Mirrors struct stp_rx_inst / enum stp_rx_op of runtime/regex_vm.h.
 enum class RxOp : uint8_t { Char, Any, Class, Split, Jmp, Save, Bol, Eol, Match };
@@ -37,8 +38,4 @@ constexpr unsigned kRegexMaxRepeat = 255;
 // Compiles `ere`; on error returns nullopt and a message naming the offset.
 std::optional<RegexProgram> compile_regex(std::string_view ere, std::string &err);
 
-// A C expression (a GCC statement expression holding static const tables)
-// whose value is `const struct stp_rx_prog *` for `p`.
-std::string regex_program_c(const RegexProgram &p);
-
-} // namespace stap::codegen
+} // namespace stap::lang

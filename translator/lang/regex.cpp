@@ -1,9 +1,9 @@
-#include "codegen/regex_compile.h"
+#include "lang/regex.h"
 
 #include <cctype>
 #include <memory>
 
-namespace stap::codegen {
+namespace stap::lang {
 namespace {
 
 // The parsed expression.
@@ -388,30 +388,4 @@ std::optional<RegexProgram> compile_regex(std::string_view ere, std::string &err
   return prog;
 }
 
-std::string regex_program_c(const RegexProgram &p) {
-  static const char *const ops[] = {"STP_RX_CHAR", "STP_RX_ANY",  "STP_RX_CLASS",
-                                    "STP_RX_SPLIT", "STP_RX_JMP", "STP_RX_SAVE",
-                                    "STP_RX_BOL",  "STP_RX_EOL",  "STP_RX_MATCH"};
-  std::string r = "({ static const struct stp_rx_inst _rx_i[] = {";
-  for (const RxInst &i : p.inst)
-    r += " {" + std::string(ops[static_cast<int>(i.op)]) + ", " + std::to_string(i.ch) + ", " +
-         std::to_string(i.x) + ", " + std::to_string(i.y) + "},";
-  r += " };";
-  std::string classes = "NULL";
-  if (!p.classes.empty()) {
-    r += " static const unsigned char _rx_c[][32] = {";
-    for (const auto &set : p.classes) {
-      r += " {";
-      for (uint8_t b : set)
-        r += std::to_string(b) + ",";
-      r += "},";
-    }
-    r += " };";
-    classes = "_rx_c";
-  }
-  r += " static const struct stp_rx_prog _rx_p = { _rx_i, " + std::to_string(p.inst.size()) +
-       ", " + std::to_string(p.nslots()) + ", " + classes + " }; &_rx_p; })";
-  return r;
-}
-
-} // namespace stap::codegen
+} // namespace stap::lang
