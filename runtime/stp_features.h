@@ -37,6 +37,7 @@
 #define STP_FEATURE_PROC
 #define STP_FEATURE_PERF
 #define STP_FEATURE_TIMER
+#define STP_FEATURE_PROCFS
 #endif
 
 /* What parts need of each other. */

@@ -37,6 +37,12 @@
 #else
 #define STP_KIND_OPS_PROC NULL
 #endif
+#ifdef STP_FEATURE_PROCFS
+#include "procfs.c"
+#define STP_KIND_OPS_PROCFS &stp_kind_procfs
+#else
+#define STP_KIND_OPS_PROCFS NULL
+#endif
 
 #define STP_KIND_OPS(ID, name) [STP_KIND_##ID] = STP_KIND_OPS_##ID,
 static const struct stp_probe_kind_ops *const stp_probe_kinds[STP_NKINDS] = {

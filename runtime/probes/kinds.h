@@ -31,6 +31,9 @@
 #ifdef STP_FEATURE_PROC
 #include "process_events.h"
 #endif
+#ifdef STP_FEATURE_PROCFS
+#include "procfs.h"
+#endif
 
 /* X(ID, name), in arming order: the session registers every kind in this
  * order (before the begin probes), starts them in this order (after the
@@ -41,7 +44,8 @@
 	X(UPROBE, uprobes)       \
 	X(PROC, proc_events)     \
 	X(PERF, perf)            \
-	X(TIMER, timer)
+	X(TIMER, timer)          \
+	X(PROCFS, procfs)
 
 #define STP_KIND_ENUM(ID, name) STP_KIND_##ID,
 enum stp_probe_kind_id { STP_PROBE_KINDS(STP_KIND_ENUM) STP_NKINDS };

@@ -27,6 +27,7 @@ const std::vector<Part> &parts() {
       {"STP_FEATURE_PROC", {"STP_KIND_PROC", "stp_psys_"}},
       {"STP_FEATURE_PERF", {"STP_KIND_PERF"}},
       {"STP_FEATURE_TIMER", {"STP_KIND_TIMER"}},
+      {"STP_FEATURE_PROCFS", {"STP_KIND_PROCFS", "struct stp_procfs_value"}},
   };
   return table;
 }

@@ -18,6 +18,7 @@
 #include "passes/list_probes.h"
 #include "passes/print.h"
 #include "passes/print_program.h"
+#include "passes/procfs_value.h"
 #include "passes/resolve_probes.h"
 #include "passes/check_arity.h"
 #include "passes/autocast.h"
@@ -241,6 +242,7 @@ bool Driver::pass2_elaborate() {
                          opts_.skip_badvars, &tracepoints_};
   resolve_probes(env, program_, arena_, diag_, /*quiet_no_match=*/listing);
   fold_defined(env, program_, arena_);
+  rewrite_procfs_values(program_, arena_, diag_);
   fold_constants(program_, arena_);
   parameters_at_entry(program_, arena_);
   resolve_entry_values(env, program_, arena_, diag_);

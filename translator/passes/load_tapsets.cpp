@@ -24,6 +24,13 @@ public:
     Visitor::visit(n);
   }
   void visit(ast::SymbolExpr &n) override { symbols.push_back(n.name); }
+  // A procfs probe's `$value` becomes calls of tapsets/procfs.stp
+  // (passes/procfs_value.h), after loading: its file is needed now.
+  void visit(ast::TargetExpr &n) override {
+    if (n.name == "$value")
+      symbols.push_back("_procfs_value_get");
+    Visitor::visit(n);
+  }
   void visit(ast::ProbePoint &n) override {
     std::string dotted;
     for (const auto &c : n.components)

@@ -8,7 +8,8 @@
 namespace stap {
 
 // Appends to program.probes and replaces the script's probe list with the
-// probes that run (alias expansion makes new ones). Reports points that
+// probes that run (alias expansion makes new ones), the plain probes of
+// the loaded tapset files among them. Reports points that
 // match nothing, unless `quiet_no_match` (stap -l).
 void resolve_probes(const probes::ResolveEnv &env, Program &program, ast::Arena &arena,
                     Diagnostics &diag, bool quiet_no_match = false);

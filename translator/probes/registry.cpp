@@ -10,6 +10,7 @@ const ProbeFamily &tracepoint_family();
 const ProbeFamily &uprobe_family();
 const ProbeFamily &process_events_family();
 const ProbeFamily &perf_family();
+const ProbeFamily &procfs_family();
 
 const std::vector<const ProbeFamily *> &all_families() {
   static const std::vector<const ProbeFamily *> families = {
@@ -20,6 +21,7 @@ const std::vector<const ProbeFamily *> &all_families() {
       &uprobe_family(),
       &process_events_family(),
       &perf_family(),
+      &procfs_family(),
   };
   return families;
 }
