@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 using namespace stap;
 namespace fs = std::filesystem;
@@ -18,7 +19,10 @@ namespace {
 class UserDebuginfo : public ::testing::Test {
 protected:
   void SetUp() override {
-    root_ = (fs::temp_directory_path() / "stap-user-debuginfo-test").string();
+    // One directory per process: CTest runs each test of this fixture as
+    // its own process, two at a time, and a shared name raced.
+    root_ = (fs::temp_directory_path() /
+             ("stap-user-debuginfo-test." + std::to_string(::getpid()))).string();
     fs::remove_all(root_);
     fs::create_directories(root_ + "/usr/bin");
     std::ofstream(root_ + "/prog.c") << "int twice(int x) { return 2 * x; }\n"

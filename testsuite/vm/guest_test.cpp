@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -23,7 +24,7 @@ protected:
 
 TEST_P(Guest, RunsABatchOfJobsInOneBootEachReportingOnItsOwn) {
   // A stand-in staprun: the runner must put it first in the jobs' PATH.
-  fs::path fake = fs::temp_directory_path() / "stap-vm-test-fake-staprun";
+  fs::path fake = fs::temp_directory_path() / ("stap-vm-test-fake-staprun." + std::to_string(::getpid()));
   std::ofstream(fake) << "#!/bin/sh\necho \"fake staprun $*\"\n";
   fs::permissions(fake, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
   VmOptions options;
