@@ -138,6 +138,14 @@ public:
 
   bool resolve(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point,
                std::vector<ResolvedProbe> &out, Diagnostics &diag) const override {
+    return resolve_for(env, decl, point, 0, out, diag);
+  }
+
+private:
+  // resolve(), for process `pid` only (process(PID): stp_uprobe.pid) or,
+  // when 0, for any process.
+  bool resolve_for(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point,
+                   int64_t pid, std::vector<ResolvedProbe> &out, Diagnostics &diag) const {
     const auto &cs = point.components;
     if (cs.size() < 2) {
       diag.error(cs[0].loc, "expected process(...).function, .mark, .begin, .end or .thread "
@@ -170,8 +178,8 @@ public:
     }
     if (!cs[0].arg)
       return resolve_unspecified(env, decl, point, out, diag);
-    if (const ast::NumberLit *pid = number_arg(cs[0]))
-      return resolve_pid(env, decl, point, pid, out, diag);
+    if (const ast::NumberLit *pid_arg = number_arg(cs[0]))
+      return resolve_pid(env, decl, point, pid_arg, out, diag);
     const ast::StringLit *path = string_arg(cs[0]);
     if (!path) {
       diag.error(cs[0].loc, "process(...) needs a path string or a process id");
@@ -184,7 +192,7 @@ public:
     if (!program)
       return false;
     if (what == "mark" || what == "provider")
-      return resolve_marks(user, decl, point, *program, out, diag);
+      return resolve_marks(user, decl, point, *program, pid, out, diag);
     size_t i = 1;
     std::optional<Object> lib;
     if (what == "library") {
@@ -199,12 +207,13 @@ public:
       ++i;
     }
     if (i < cs.size() && cs[i].functor == "plt")
-      return resolve_plt(user, decl, point, i, lib ? *lib : *program, lib.has_value(), out,
+      return resolve_plt(user, decl, point, i, lib ? *lib : *program, lib.has_value(), pid, out,
                          diag);
     return resolve_functions(env, user, decl, point, i, lib ? *lib : *program, lib.has_value(),
-                             out, diag);
+                             pid, out, diag);
   }
 
+public:
   std::vector<ContextVar> context_vars(const ResolvedProbe &probe) const override {
     auto it = marks_.find(probe.c_fields);
     if (it != marks_.end()) {
@@ -277,11 +286,8 @@ private:
                                     : std::string("No such process")));
       return false;
     }
-    const int64_t saved = pid_filter_;
-    pid_filter_ = pid->value;
-    bool ok = resolve(env, decl, *with_string_arg(point, 0, f->target_path), out, diag);
-    pid_filter_ = saved;
-    return ok;
+    return resolve_for(env, decl, *with_string_arg(point, 0, f->target_path), pid->value, out,
+                       diag);
   }
 
   // process("/usr/bin/*")...: every program or library whose path matches
@@ -392,7 +398,7 @@ private:
   // by ELF symbol (entry at the symbol, no target variables).
   bool resolve_functions(const ResolveEnv &env, UserTarget &user, ast::ProbeDecl &decl,
                          ast::ProbePoint &point, size_t i, const Object &obj, bool in_library,
-                         std::vector<ResolvedProbe> &out, Diagnostics &diag) const {
+                         int64_t pid, std::vector<ResolvedProbe> &out, Diagnostics &diag) const {
     const auto &cs = point.components;
     if (i >= cs.size() || (cs[i].functor != "function" && cs[i].functor != "statement") ||
         !string_arg(cs[i])) {
@@ -448,9 +454,7 @@ private:
       auto off = file_offset(*obj.elf, up.addr);
       if (!off)
         continue;
-      ast::ProbePoint *p = with_string_arg(point, 0, program_path(user, point, obj, in_library));
-      if (in_library)
-        p = with_string_arg(*p, 1, obj.file.target_path);
+      ast::ProbePoint *p = found_point(user, point, obj, in_library);
       p = with_string_arg(*p, function_index, up.spelling);
       for (size_t k = function_index + 1; !up.label.empty() && k < p->components.size(); ++k)
         if (p->components[k].functor == "label")
@@ -459,7 +463,7 @@ private:
       r.function = up.function;
       r.is_return = req.is_return;
       r.scope = up.scope;
-      r.c_fields = common_fields(obj, *off, up.addr, point.optional) +
+      r.c_fields = common_fields(obj, *off, up.addr, point.optional, pid) +
                    ", .is_return = " + (req.is_return ? "true" : "false");
       out.push_back(std::move(r));
       any = true;
@@ -501,8 +505,8 @@ private:
   // symbol. .return: a uretprobe at the entry (the imported function's
   // return).
   bool resolve_plt(UserTarget &user, ast::ProbeDecl &decl, ast::ProbePoint &point, size_t i,
-                   const Object &obj, bool in_library, std::vector<ResolvedProbe> &out,
-                   Diagnostics &diag) const {
+                   const Object &obj, bool in_library, int64_t pid,
+                   std::vector<ResolvedProbe> &out, Diagnostics &diag) const {
     const auto &cs = point.components;
     const ast::StringLit *arg = string_arg(cs[i]);
     if (cs[i].arg && !arg) {
@@ -525,9 +529,7 @@ private:
       auto off = file_offset(*obj.elf, e.addr);
       if (!off)
         continue;
-      ast::ProbePoint *pp = with_string_arg(point, 0, program_path(user, point, obj, in_library));
-      if (in_library)
-        pp = with_string_arg(*pp, 1, obj.file.target_path);
+      ast::ProbePoint *pp = found_point(user, point, obj, in_library);
       ResolvedProbe r = make_resolved(decl, *pp, this);
       r.pp = component_string(pp->components[0]) +
              (in_library ? "." + component_string(pp->components[1]) : "") + ".statement(" +
@@ -535,7 +537,7 @@ private:
       r.pn = r.pp;
       r.function = e.name;
       r.is_return = is_return;
-      r.c_fields = common_fields(obj, *off, e.addr, point.optional) +
+      r.c_fields = common_fields(obj, *off, e.addr, point.optional, pid) +
                    ", .is_return = " + (is_return ? "true" : "false") +
                    ", .mark = " + codegen::c_string_literal(e.name);
       out.push_back(std::move(r));
@@ -551,8 +553,8 @@ private:
   }
 
   bool resolve_marks(UserTarget &user, ast::ProbeDecl &decl, ast::ProbePoint &point,
-                     const Object &obj,
-                     std::vector<ResolvedProbe> &out, Diagnostics &diag) const {
+                     const Object &obj, int64_t pid, std::vector<ResolvedProbe> &out,
+                     Diagnostics &diag) const {
     const auto &cs = point.components;
     size_t i = 1;
     std::string provider = "*";
@@ -613,7 +615,7 @@ private:
       std::string args;
       for (const SdtArg &a : mk.args)
         args += sdt_arg_c(a) + ", ";
-      r.c_fields = common_fields(obj, *off, mk.pc, point.optional) + ", .sdt_sem = " +
+      r.c_fields = common_fields(obj, *off, mk.pc, point.optional, pid) + ", .sdt_sem = " +
                    hex(sem.value_or(0)) + ", .mark = " + codegen::c_string_literal(mk.name) +
                    ", .provider = " + codegen::c_string_literal(mk.provider) +
                    ", .nargs = " + std::to_string(mk.args.size());
@@ -631,12 +633,21 @@ private:
     return any || point.optional;
   }
 
-  std::string common_fields(const Object &obj, uint64_t offset, uint64_t addr,
-                            bool optional) const {
+  // The stp_uprobe fields every point has; `pid`: process(PID)'s, else 0.
+  static std::string common_fields(const Object &obj, uint64_t offset, uint64_t addr,
+                                   bool optional, int64_t pid) {
     return ".path = " + codegen::c_string_literal(obj.file.target_path) +
            ", .offset = " + hex(offset) + ", .link_pc = " + hex(addr) +
            ", .optional = " + (optional ? "true" : "false") +
-           (pid_filter_ ? ", .pid = " + std::to_string(pid_filter_) : "");
+           (pid ? ", .pid = " + std::to_string(pid) : "");
+  }
+
+  // `point` as pp() names it: with the paths of the program (and of the
+  // library) found, in place of what the script wrote.
+  static ast::ProbePoint *found_point(UserTarget &user, const ast::ProbePoint &point,
+                                      const Object &obj, bool in_library) {
+    ast::ProbePoint *p = with_string_arg(point, 0, program_path(user, point, obj, in_library));
+    return in_library ? with_string_arg(*p, 1, obj.file.target_path) : p;
   }
 
   static std::string program_path(UserTarget &user, const ast::ProbePoint &point,
@@ -661,9 +672,6 @@ private:
   mutable std::map<std::string, unsigned> marks_;
   // Which are PLT entries ($$name).
   mutable std::set<std::string> plts_;
-  // While resolve_pid() resolves process(PID)'s program: the PID its
-  // probes are for (stp_uprobe.pid), else 0.
-  mutable int64_t pid_filter_ = 0;
   // Process ids put into points (resolve_unspecified), kept with them.
   mutable std::vector<std::unique_ptr<ast::NumberLit>> numbers_;
 };
