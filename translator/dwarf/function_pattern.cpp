@@ -75,4 +75,22 @@ bool file_matches(const std::string &pattern, const std::string &path) {
   return false;
 }
 
+bool declared_on(const FunctionPattern &pat, int64_t decl_line) {
+  if (pat.lines == FunctionPattern::Lines::One || pat.lines == FunctionPattern::Lines::Range)
+    return decl_line >= pat.first && decl_line <= pat.last;
+  return true;
+}
+
+LineRange statement_lines(const FunctionPattern &pat, int64_t decl_line) {
+  switch (pat.lines) {
+  case FunctionPattern::Lines::One:
+  case FunctionPattern::Lines::Range:
+    return {pat.first, pat.last};
+  case FunctionPattern::Lines::Offset:
+    return {decl_line + pat.first, decl_line + pat.first};
+  default:
+    return {decl_line, INT32_MAX};
+  }
+}
+
 } // namespace stap::dwarf

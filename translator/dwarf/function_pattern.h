@@ -32,4 +32,16 @@ std::optional<FunctionPattern> parse_function_pattern(std::string_view text, std
 // Whether source path `path` is what a pattern's FILE names.
 bool file_matches(const std::string &pattern, const std::string &path);
 
+// function(PATTERN): whether a function declared on `decl_line` is one
+// the pattern's :LINE or :FIRST-LAST names (without lines, any is).
+bool declared_on(const FunctionPattern &pat, int64_t decl_line);
+
+// statement(PATTERN): the source lines [first, last] it names in a
+// function declared on `decl_line` (+OFFSET counts from there; without
+// lines, or with :*, from there to the end).
+struct LineRange {
+  int64_t first = 0, last = 0;
+};
+LineRange statement_lines(const FunctionPattern &pat, int64_t decl_line);
+
 } // namespace stap::dwarf

@@ -140,7 +140,7 @@ public:
         continue;
       // function("f@file:N") is f declared at line N (what pp() spells);
       // statement("f@file:N") is the code of line N in f.
-      if (!req_.statement && !declared_in(fn, pat))
+      if (!req_.statement && !dwarf::declared_on(pat, fn.decl_line))
         continue;
       if (req_.statement) {
         lines(fn, pat);
@@ -175,13 +175,6 @@ public:
 private:
   std::string where() const { return module_.empty() ? "the kernel" : "module '" + module_ + "'"; }
 
-  static bool declared_in(const dwarf::FunctionInfo &fn, const dwarf::FunctionPattern &pat) {
-    using L = dwarf::FunctionPattern::Lines;
-    if (pat.lines == L::One || pat.lines == L::Range)
-      return fn.decl_line >= pat.first && fn.decl_line <= pat.last;
-    return true;
-  }
-
   static std::string spelled(const dwarf::FunctionInfo &fn) {
     return fn.name + "@" + fn.decl_file + ":" + std::to_string(fn.decl_line);
   }
@@ -193,19 +186,7 @@ private:
   }
 
   void lines(const dwarf::FunctionInfo &fn, const dwarf::FunctionPattern &pat) {
-    int64_t first = fn.decl_line, last = INT32_MAX;
-    switch (pat.lines) {
-    case dwarf::FunctionPattern::Lines::One:
-    case dwarf::FunctionPattern::Lines::Range:
-      first = pat.first;
-      last = pat.last;
-      break;
-    case dwarf::FunctionPattern::Lines::Offset:
-      first = last = fn.decl_line + pat.first;
-      break;
-    default:
-      break;
-    }
+    auto [first, last] = dwarf::statement_lines(pat, fn.decl_line);
     for (const auto &l : dwarf::source_lines(file_, fn, first, last, req_.nearest))
       add(fn, l.addr, "", fn.name + "@" + fn.decl_file + ":" + std::to_string(l.line), false);
   }

@@ -4,7 +4,6 @@
 #include "dwarf/scope.h"
 #include "dwarf/user_debuginfo.h"
 
-#include <climits>
 #include <cstring>
 #include <dwarf.h>
 
@@ -53,7 +52,7 @@ public:
     for (const dwarf::FunctionInfo &fn : fns) {
       if (fn.decl_file.empty() || (!fn.inlined && !file_.symbol_at(fn.entry)))
         continue;
-      if (!req_.statement && !declared_in(fn, pat))
+      if (!req_.statement && !dwarf::declared_on(pat, fn.decl_line))
         continue;
       if (req_.statement)
         lines(fn, pat);
@@ -68,30 +67,12 @@ public:
   }
 
 private:
-  static bool declared_in(const dwarf::FunctionInfo &fn, const dwarf::FunctionPattern &pat) {
-    using L = dwarf::FunctionPattern::Lines;
-    if (pat.lines == L::One || pat.lines == L::Range)
-      return fn.decl_line >= pat.first && fn.decl_line <= pat.last;
-    return true;
-  }
-
   void lines(const dwarf::FunctionInfo &fn, const dwarf::FunctionPattern &pat) {
-    int64_t first = fn.decl_line, last = INT32_MAX;
-    switch (pat.lines) {
-    case dwarf::FunctionPattern::Lines::One:
-    case dwarf::FunctionPattern::Lines::Range:
-      first = pat.first;
-      last = pat.last;
-      break;
-    case dwarf::FunctionPattern::Lines::Offset:
-      first = last = fn.decl_line + pat.first;
-      break;
-    case dwarf::FunctionPattern::Lines::All:
-      break;
-    case dwarf::FunctionPattern::Lines::None: // statement("f"): where f begins
+    if (pat.lines == dwarf::FunctionPattern::Lines::None) { // statement("f"): where f begins
       add(fn, fn.entry, spelled(fn, fn.decl_line));
       return;
     }
+    auto [first, last] = dwarf::statement_lines(pat, fn.decl_line);
     for (const auto &l : dwarf::source_lines(file_, fn, first, last, req_.nearest))
       add(fn, l.addr, spelled(fn, l.line));
   }
