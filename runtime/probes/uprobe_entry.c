@@ -9,7 +9,10 @@
  * pops it, so the caller's stack pointer at the return is the entry's plus
  * one word. Recursion and threads each get their own records; a record
  * whose call can no longer return to us (longjmp past it, a return the
- * session missed) is dropped when the thread's stack has unwound past it.
+ * session missed) is dropped when the thread's stack has unwound past it,
+ * and all of a thread's records when it exits or execs (the task finder's
+ * hooks call stp_uentry_forget): a dead thread's records would otherwise
+ * hold their slots, and match a new thread that got its task_struct.
  *
  * The pool is allocated at registration (STP_UENTRY_MAX records, each
  * entry_data_size bytes of values); when it is full a call gets none, and
@@ -46,14 +49,39 @@ static int stp_uentry_alloc(size_t size)
 	return 0;
 }
 
-/* After every uprobe is unregistered: no handler runs any more. */
+/* After every uprobe is unregistered: no handler runs any more, but the
+ * task finder's exit hook may (stp_uentry_forget), hence the lock. */
 static void stp_uentry_free(void)
 {
-	kfree(stp_uentries);
-	kfree(stp_uentry_data);
+	struct stp_uentry *e;
+	char *data;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&stp_uentry_lock, flags);
+	e = stp_uentries;
+	data = stp_uentry_data;
 	stp_uentries = NULL;
 	stp_uentry_data = NULL;
 	stp_uentry_size = 0;
+	raw_spin_unlock_irqrestore(&stp_uentry_lock, flags);
+	kfree(e);
+	kfree(data);
+}
+
+/* `tsk` (current) exits or execs: none of its calls returns to us any
+ * more. Bounded: one pass over the pool. */
+static void stp_uentry_forget(struct task_struct *tsk)
+{
+	unsigned long flags;
+	unsigned i;
+
+	if (!READ_ONCE(stp_uentries))
+		return;
+	raw_spin_lock_irqsave(&stp_uentry_lock, flags);
+	for (i = 0; stp_uentries && i < STP_UENTRY_MAX; i++)
+		if (stp_uentries[i].task == tsk)
+			stp_uentries[i].task = NULL;
+	raw_spin_unlock_irqrestore(&stp_uentry_lock, flags);
 }
 
 static unsigned long stp_uentry_word(void)
