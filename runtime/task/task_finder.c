@@ -127,12 +127,16 @@ static void stp_tf_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 {
 	stp_tf_queue(p, NULL);
 	stp_vma_gc_kick(); /* the old image's mm may be gone */
+#ifdef STP_FEATURE_UPROBE
 	stp_uentry_forget(p); /* calls of the old image never return */
+#endif
 }
 
 static void stp_tf_on_exit(void *data, struct task_struct *p)
 {
+#ifdef STP_FEATURE_UPROBE
 	stp_uentry_forget(p); /* calls in progress never return */
+#endif
 	if (!atomic_read(&p->signal->live)) /* the process's last thread */
 		stp_vma_gc_kick();
 }

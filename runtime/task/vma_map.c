@@ -120,17 +120,23 @@ static const struct stp_vma_snap *stp_vma_snap_rcu(const struct mm_struct *mm)
 	return e ? rcu_dereference_sched(e->snap) : NULL;
 }
 
+/* tsk's address space, if lookups may read its map now (the tracker
+ * runs, tsk is current and has one), else NULL. */
+static struct mm_struct *stp_vma_lookup_mm(struct task_struct *tsk)
+{
+	if (!atomic_read(&stp_vma_active) || tsk != current)
+		return NULL;
+	return READ_ONCE(tsk->mm);
+}
+
 bool stp_vma_lookup(struct task_struct *tsk, unsigned long addr, struct stp_vma_hit *hit)
 {
 	const struct stp_vma_snap *s;
 	const struct stp_vma_seg *seg;
-	struct mm_struct *mm;
+	struct mm_struct *mm = stp_vma_lookup_mm(tsk);
 	bool found = false;
 	unsigned i;
 
-	if (!atomic_read(&stp_vma_active) || tsk != current)
-		return false;
-	mm = READ_ONCE(tsk->mm);
 	if (!mm)
 		return false;
 	if (stp_vdso_lookup(mm, addr, hit))
@@ -154,6 +160,49 @@ bool stp_vma_lookup(struct task_struct *tsk, unsigned long addr, struct stp_vma_
 	}
 	preempt_enable_notrace();
 	return found;
+}
+
+bool stp_vma_object_base(struct task_struct *tsk, const char *path, unsigned long *base)
+{
+	const struct stp_vma_snap *s;
+	struct mm_struct *mm = stp_vma_lookup_mm(tsk);
+	bool found = false;
+	unsigned i;
+
+	if (!mm)
+		return false;
+	preempt_disable_notrace();
+	s = stp_vma_snap_rcu(mm);
+	for (i = 0; s && i < s->n && !found; i++)
+		if (!strcmp(s->seg[i].obj->path, path)) {
+			*base = s->seg[i].base;
+			found = true;
+		}
+	preempt_enable_notrace();
+	return found;
+}
+
+/* How far the current process loaded user object `path` from its
+ * link-time addresses (@var(..., "PATH")): the probed
+ * object's own bias in one of its uprobes, else where the VMA map says
+ * the process mapped it. `link_base`: the object's link-time address of
+ * its file offset 0. A process that has not mapped it: a run-time error. */
+unsigned long stp_uobject_bias(struct stp_context *c, const char *path, unsigned long link_base)
+{
+	unsigned long base;
+
+#ifdef STP_FEATURE_UPROBE
+	if (c->uprobe && !strcmp(c->uprobe->path, path))
+		return stp_uprobe_bias(c);
+#endif
+	if (stp_vma_object_base(current, path, &base))
+		return base - link_base;
+	if (!c->last_error) {
+		snprintf(c->error_buf, sizeof(c->error_buf), "%s is not mapped in process %d",
+			 path, task_tgid_nr(current));
+		stp_error(c, c->error_buf);
+	}
+	return 0;
 }
 
 /* Does [start, start + len) meet a tracked mapping of mm? (The system call

@@ -47,4 +47,15 @@ struct stp_vma_hit {
 bool stp_vma_lookup(struct task_struct *tsk, unsigned long addr, struct stp_vma_hit *hit);
 #endif
 
+/* Where tsk (== current) mapped the file `path` (as the kernel names it):
+ * the run-time address of its file offset 0, from its first executable
+ * mapping. Same context rules as stp_vma_lookup; one pass over the
+ * address space's snapshot. */
+bool stp_vma_object_base(struct task_struct *tsk, const char *path, unsigned long *base);
+
+/* The load bias of user object `path` in the current process, for
+ * @var(..., "PATH") (0 and a run-time error when it is not mapped). */
+struct stp_context;
+unsigned long stp_uobject_bias(struct stp_context *c, const char *path, unsigned long link_base);
+
 #endif /* STP_TASK_VMA_MAP_H */

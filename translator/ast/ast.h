@@ -169,6 +169,9 @@ struct CastExpr : Expr {
   // its DWARF location.
   std::string var_c;
   bool var_address = true;
+  // The type is a user program's or library's (the module is its path):
+  // the chain reads the current task's user memory.
+  bool user = false;
   void accept(Visitor &v) override;
 };
 

@@ -19,7 +19,7 @@ const std::vector<Part> &parts() {
       {"STP_FEATURE_REGEX", {"stp_regex_match"}},
       {"STP_FEATURE_MODSECT", {"stp_module_section"}},
       {"STP_FEATURE_USER",
-       {".need_vma_tracker = true", "stp_vma_", "stp_ustack_", "stp_usym_", "stp_kstack_",
+       {".need_vma_tracker = true", "stp_vma_", "stp_uobject_bias", "stp_ustack_", "stp_usym_", "stp_kstack_",
         "stp_ksym_", "stp_syms_print", "stp_callers"}},
       {"STP_FEATURE_KPROBE", {"STP_KIND_KPROBE"}},
       {"STP_FEATURE_TRACEPOINT", {"STP_KIND_TRACEPOINT", "stp_tracepoint_fire"}},

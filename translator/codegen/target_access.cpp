@@ -236,11 +236,11 @@ std::string cast_expr_c(ast::CastExpr &n, const TargetAccessHooks &hooks, Diagno
     return "((s64)0)";
   }
   if (n.kind == ast::CastExpr::Var) {
-    Place start{n.type_id, n.var_address, n.var_c, false};
+    Place start{n.type_id, n.var_address, n.var_c, n.user};
     return chain_c(*n.types, start, "@var(\"" + n.type_or_var + "\")", n.components,
                    n.addressof, n.loc, hooks, diag);
   }
-  Place start{n.type_id, true, "((unsigned long)" + hooks.expr(n.operand) + ")", false};
+  Place start{n.type_id, true, "((unsigned long)" + hooks.expr(n.operand) + ")", n.user};
   std::string label = "@cast(..., \"" + n.type_or_var + "\")";
   return chain_c(*n.types, start, label, n.components, n.addressof, n.loc, hooks, diag);
 }
@@ -283,12 +283,12 @@ std::optional<ChainStart> chain_start(const debuginfo::TargetScope *scope, ast::
     return ChainStart{scope->types.get(), *start, t->name, &t->components};
   }
   if (auto *c = dynamic_cast<ast::CastExpr *>(&e); c && c->types && c->kind == ast::CastExpr::Var)
-    return ChainStart{c->types.get(), Place{c->type_id, c->var_address, c->var_c, false},
+    return ChainStart{c->types.get(), Place{c->type_id, c->var_address, c->var_c, c->user},
                       "@var(\"" + c->type_or_var + "\")", &c->components};
   if (auto *c = dynamic_cast<ast::CastExpr *>(&e); c && c->types && c->kind == ast::CastExpr::Cast)
     return ChainStart{c->types.get(),
                       Place{c->type_id, true, "((unsigned long)" + hooks.expr(c->operand) + ")",
-                            false},
+                            c->user},
                       "@cast(..., \"" + c->type_or_var + "\")", &c->components};
   if (auto *a = dynamic_cast<ast::AutocastExpr *>(&e); a && a->types) {
     std::string name = "->";

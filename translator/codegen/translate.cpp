@@ -136,9 +136,20 @@ void emit_file_embeds(Emitter &out, const Program &program) {
   }
 }
 
+// Every probe's and function's body, to `v`.
+void visit_bodies(const Program &program, ast::Visitor &v) {
+  for (const auto &rp : program.probes)
+    if (rp.decl->body)
+      rp.decl->body->accept(v);
+  for (ast::FunctionDecl *fn : program.functions)
+    if (fn->body)
+      fn->body->accept(v);
+}
+
 // Runtime parts that embedded C asks for with a `/* pragma:NAME */`
 // comment, as in SystemTap's tapsets: `pragma:vma` starts the task finder
-// and VMA tracker (runtime/task/) for the session.
+// and VMA tracker (runtime/task/) for the session. So does a user
+// object's @var, which finds where the process loaded the object there.
 void emit_runtime_needs(ModuleWriter &w, const Program &program) {
   for (const ast::FunctionDecl *fn : program.functions) {
     auto *code = dynamic_cast<const ast::EmbeddedStmt *>(fn->body);
@@ -147,6 +158,16 @@ void emit_runtime_needs(ModuleWriter &w, const Program &program) {
       return;
     }
   }
+  struct UserVars : ast::Visitor {
+    bool found = false;
+    void visit(ast::CastExpr &n) override {
+      found = found || (n.kind == ast::CastExpr::Var && n.user);
+      Visitor::visit(n);
+    }
+  } f;
+  visit_bodies(program, f);
+  if (f.found)
+    w.set_module_field("need_vma_tracker", "true");
 }
 
 // The largest of `sizes`, each rounded up to 8: the size of a union with a
@@ -181,12 +202,7 @@ bool uses_target_access(const Program &program) {
     void visit(ast::TargetExpr &n) override { found = true; Visitor::visit(n); }
     void visit(ast::CastExpr &n) override { found = true; Visitor::visit(n); }
   } f;
-  for (const auto &rp : program.probes)
-    if (rp.decl->body)
-      rp.decl->body->accept(f);
-  for (ast::FunctionDecl *fn : program.functions)
-    if (fn->body)
-      fn->body->accept(f);
+  visit_bodies(program, f);
   return f.found;
 }
 

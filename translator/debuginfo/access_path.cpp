@@ -76,7 +76,7 @@ std::optional<TargetRef> find_target(const TargetScope &scope, const std::string
       return r;
     }
     for (const TargetVar &v : scope.vars)
-      if (name == "$$vars" || v.parameter == (name == "$$parms"))
+      if (!v.global && (name == "$$vars" || v.parameter == (name == "$$parms")))
         r.list.push_back(&v);
     return r;
   }
@@ -93,7 +93,8 @@ std::optional<TargetRef> find_target(const TargetScope &scope, const std::string
   }
   std::string have;
   for (const TargetVar &v : scope.vars)
-    have += (have.empty() ? "" : " $") + v.name;
+    if (!v.global) // a program's globals would bury the locals
+      have += (have.empty() ? "" : " $") + v.name;
   if (scope.return_value)
     have += have.empty() ? "return" : " $return";
   why = "unable to find local '" + bare + "' at '" + pp + "'" +

@@ -35,6 +35,7 @@ struct TargetVar {
   TypeId type = void_type;
   VarLocation loc;
   bool parameter = false;    // a function parameter (in $$parms), else a local
+  bool global = false;       // a variable of the compilation unit (not in $$vars)
 };
 
 struct TargetScope {
@@ -42,6 +43,9 @@ struct TargetScope {
   std::vector<TargetVar> vars;          // parameters first, in declaration order
   std::optional<TargetVar> return_value; // `$return` at a .return probe
   std::string source;                   // what answered, for -v and errors: "BTF", "DWARF"
+  // A user probe's: the program or library probed (its target path), whose
+  // DWARF @cast and @var read by default, as in SystemTap; "" for the kernel.
+  std::string user_object;
   // Why there are no variables, when there are none (e.g. "no debuginfo for
   // kernel 6.1.0-50-686: install linux-image-6.1.0-50-686-dbg"): the error
   // a use of `$var` reports.

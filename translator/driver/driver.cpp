@@ -41,6 +41,7 @@
 #include "passes/fold_defined.h"
 #include "passes/return_params.h"
 #include "passes/target_vars.h"
+#include "passes/user_modules.h"
 #include "probes/user_target.h"
 #include "passes/check_fetches.h"
 #include "run/run.h"
@@ -241,6 +242,7 @@ bool Driver::pass2_elaborate() {
                          listing && opts_.list_vars, &user_target_, opts_.guru,
                          opts_.skip_badvars, &tracepoints_};
   resolve_probes(env, program_, arena_, diag_, /*quiet_no_match=*/listing);
+  default_user_modules(program_, arena_);
   fold_defined(env, program_, arena_);
   rewrite_procfs_values(program_, arena_, diag_);
   fold_constants(program_, arena_);

@@ -39,6 +39,13 @@ std::optional<std::string> kernel_static_address(DebugFile &file, const std::str
 std::optional<debuginfo::TargetVar> find_global(DebugFile &file, const std::string &module,
                                                 const std::string &spec, const arch::Arch &arch,
                                                 std::string &why) {
+  ScopeOptions opts(arch);
+  opts.address = [&](uint64_t a, std::string &w) { return kernel_static_address(file, module, a, w); };
+  return find_global(file, spec, opts, why);
+}
+
+std::optional<debuginfo::TargetVar> find_global(DebugFile &file, const std::string &spec,
+                                                const ScopeOptions &opts, std::string &why) {
   size_t at = spec.find('@');
   std::string name = spec.substr(0, at);
   std::string file_pattern = at == std::string::npos ? "" : spec.substr(at + 1);
@@ -46,8 +53,6 @@ std::optional<debuginfo::TargetVar> find_global(DebugFile &file, const std::stri
     why = "no DWARF in " + file.path();
     return std::nullopt;
   }
-  ScopeOptions opts(arch);
-  opts.address = [&](uint64_t a, std::string &w) { return kernel_static_address(file, module, a, w); };
   Dwarf_Off off = 0, next;
   size_t header_size;
   while (dwarf_nextcu(file.dwarf(), off, &next, &header_size, nullptr, nullptr, nullptr) == 0) {

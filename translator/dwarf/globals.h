@@ -5,6 +5,7 @@
 #include "arch/arch.h"
 #include "debuginfo/target_scope.h"
 #include "dwarf/debug_file.h"
+#include "dwarf/scope.h"
 
 #include <optional>
 #include <string>
@@ -22,5 +23,11 @@ std::optional<std::string> kernel_static_address(DebugFile &file, const std::str
 std::optional<debuginfo::TargetVar> find_global(DebugFile &file, const std::string &module,
                                                 const std::string &spec, const arch::Arch &arch,
                                                 std::string &why);
+
+// The same, with the caller's `opts`: how static data is relocated
+// (opts.address) and whose memory it is in (opts.user), for a user
+// program's or library's variables.
+std::optional<debuginfo::TargetVar> find_global(DebugFile &file, const std::string &spec,
+                                                const ScopeOptions &opts, std::string &why);
 
 } // namespace stap::dwarf

@@ -236,13 +236,16 @@ std::shared_ptr<debuginfo::TargetScope> scope_at(DebugFile &file, const Function
   }
   free(scopes);
   std::set<std::string> seen;
-  auto add = [&](Dwarf_Die *var, bool parameter) {
+  auto add = [&](Dwarf_Die *var, bool parameter, bool global) {
     const char *name = dwarf_diename(var);
-    if (!name || dwarf_hasattr_integrate(var, DW_AT_declaration) || !seen.insert(name).second)
+    // (not _integrate: a global's definition names its declaration, the
+    // header's `extern`, through DW_AT_specification)
+    if (!name || dwarf_hasattr(var, DW_AT_declaration) || !seen.insert(name).second)
       return;
     TargetVar v;
     v.name = name;
     v.parameter = parameter;
+    v.global = global;
     v.type = types.type_attr(var);
     std::string why;
     v.loc = variable_location(file, var, have_subprogram ? &subprogram : nullptr, pc, opts, why);
@@ -250,18 +253,46 @@ std::shared_ptr<debuginfo::TargetScope> scope_at(DebugFile &file, const Function
       v.loc.c_expr = why;
     scope->vars.push_back(std::move(v));
   };
-  auto children = [&](Dwarf_Die *d, int tag, bool parameter) {
+  auto children = [&](Dwarf_Die *d, int tag, bool parameter, bool global = false) {
     Dwarf_Die child;
     if (dwarf_child(d, &child) == 0)
       do {
         if (dwarf_tag(&child) == tag)
-          add(&child, parameter);
+          add(&child, parameter, global);
       } while (dwarf_siblingof(&child, &child) == 0);
   };
   children(&fdie, DW_TAG_formal_parameter, true);
   for (Dwarf_Die &d : inner)
     children(&d, DW_TAG_variable, false);
   children(&fdie, DW_TAG_variable, false);
+  if (opts.cu_globals) {
+    children(&cu, DW_TAG_variable, false, true);
+    // `extern int x;` of a variable another file defines: the object's own
+    // symbol, if it has one (a program's copy of a library's variable
+    // too), as SystemTap finds it.
+    Dwarf_Die child;
+    if (opts.address && dwarf_child(&cu, &child) == 0)
+      do {
+        const char *name = dwarf_diename(&child);
+        if (dwarf_tag(&child) != DW_TAG_variable || !name || seen.count(name) ||
+            !dwarf_hasattr(&child, DW_AT_declaration))
+          continue;
+        auto addr = file.symbol_address(name);
+        std::string why;
+        auto c = addr ? opts.address(*addr, why) : std::nullopt;
+        if (!c)
+          continue;
+        seen.insert(name);
+        TargetVar v;
+        v.name = name;
+        v.global = true;
+        v.type = types.type_attr(&child);
+        v.loc.kind = VarLocation::Address;
+        v.loc.c_expr = *c;
+        v.loc.user = opts.user;
+        scope->vars.push_back(std::move(v));
+      } while (dwarf_siblingof(&child, &child) == 0);
+  }
   // Parameters first, in declaration order; locals innermost first.
   if (opts.with_return) {
     debuginfo::TypeId t = types.type_attr(&fdie);

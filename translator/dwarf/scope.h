@@ -16,6 +16,10 @@ struct ScopeOptions {
   const arch::Arch &arch;
   bool user = false;   // a user program: addresses are user memory
   bool with_return = false; // a return probe: fill return_value
+  // Also the variables the function's compilation unit defines at its top
+  // level (globals and file statics it defines), after its own, which
+  // hide them, as SystemTap finds `$name` through the CU's scope.
+  bool cu_globals = false;
   // DW_OP_addr -> run-time C (see LocationContext::address); unset: static
   // data is unavailable, with the reason.
   std::function<std::optional<std::string>(uint64_t addr, std::string &why)> address;

@@ -20,7 +20,8 @@ std::string context_vars(const probes::ResolvedProbe &rp) {
     if (scope->return_value)
       s += " $return:" + debuginfo::listing_name(*scope->types, scope->return_value->type);
     for (const debuginfo::TargetVar &v : scope->vars)
-      s += " $" + v.name + ":" + debuginfo::listing_name(*scope->types, v.type);
+      if (!v.global) // the compilation unit's: 4.8 lists only the function's
+        s += " $" + v.name + ":" + debuginfo::listing_name(*scope->types, v.type);
     return s;
   }
   for (const probes::ContextVar &v : rp.family->context_vars(rp))

@@ -6,6 +6,7 @@
 #include "dwarf/globals.h"
 #include "dwarf/kernel_debuginfo.h"
 #include "dwarf/type_reader.h"
+#include "probes/user_dwarf.h"
 
 #include <map>
 #include <vector>
@@ -229,6 +230,77 @@ std::optional<ast::Type> cast_type(const probes::ResolveEnv &env, ast::CastExpr 
 
 namespace {
 
+// @var's node bound to variable `v`, whose type is in `types`.
+void bind_var(ast::CastExpr &n, std::shared_ptr<const debuginfo::TypeTable> types,
+              const debuginfo::TargetVar &v) {
+  n.types = std::move(types);
+  n.type_id = v.type;
+  n.var_address = v.loc.kind == debuginfo::VarLocation::Address;
+  n.var_c = n.var_address ? "((unsigned long)(" + v.loc.c_expr + "))" : v.loc.c_expr;
+}
+
+// A module argument naming a user program or library by its path
+// (@cast(p, "struct rec", "/usr/bin/prog")), as SystemTap reads it.
+bool names_user_object(const std::string &module) {
+  return module.find('/') != std::string::npos;
+}
+
+std::optional<probes::UserObjectDwarf> open_user_object(const probes::ResolveEnv &env,
+                                                        const std::string &label,
+                                                        const std::string &path,
+                                                        const SourceLoc &loc, AccessError &err) {
+  std::string why = "user-space objects are not available here";
+  auto obj = env.user ? probes::user_object_dwarf(*env.user, path, why) : std::nullopt;
+  if (!obj)
+    err = {loc, label + " in '" + path + "': " + why};
+  return obj;
+}
+
+// @cast(p, "T", "/path"): T from the object's DWARF; the chain reads the
+// current task's user memory.
+bool bind_user_cast(const probes::ResolveEnv &env, ast::CastExpr &n, const std::string &path,
+                    const std::string &name, AccessError &err) {
+  auto obj = open_user_object(env, "@cast to '" + n.type_or_var + "'", path, n.loc, err);
+  if (!obj)
+    return false;
+  auto types = probes::user_object_types(*env.user, *obj);
+  auto id = types->find(name);
+  if (!id) {
+    err = {n.loc, "type '" + n.type_or_var + "' not found in the debuginfo of " +
+                      obj->target_path + " (" + obj->file->path() + ")"};
+    return false;
+  }
+  n.types = types;
+  n.type_id = *id;
+  n.user = true;
+  return true;
+}
+
+// @var("name[@file]", "/path"): a global or file-static variable of the
+// object, at its link-time address moved by where the current process
+// loaded the object.
+bool bind_user_var(const probes::ResolveEnv &env, ast::CastExpr &n, const std::string &path,
+                   const std::string &label, AccessError &err) {
+  auto obj = open_user_object(env, label, path, n.loc, err);
+  if (!obj)
+    return false;
+  const arch::Arch &arch = obj->compat32 && env.arch.compat ? *env.arch.compat : env.arch;
+  dwarf::ScopeOptions opts(arch);
+  opts.user = true;
+  opts.address = [&](uint64_t a, std::string &) -> std::optional<std::string> {
+    return probes::user_static_address(*obj, a);
+  };
+  std::string why;
+  auto v = dwarf::find_global(*obj->file, n.type_or_var, opts, why);
+  if (!v) {
+    err = {n.loc, "unable to find global '" + n.type_or_var + "' for " + label + ": " + why};
+    return false;
+  }
+  bind_var(n, obj->file->types().table(), *v);
+  n.user = true;
+  return true;
+}
+
 // @var("name[@file]"[, "module"]): a global or file-static variable of
 // the kernel or a module, from its DWARF (dwarf/globals.h).
 std::optional<TypedResult> var_result(const probes::ResolveEnv &env, ast::CastExpr &n,
@@ -239,6 +311,8 @@ std::optional<TypedResult> var_result(const probes::ResolveEnv &env, ast::CastEx
   if (module.empty())
     module = "kernel";
   std::string label = "@var(\"" + n.type_or_var + "\")";
+  if (!n.types && names_user_object(module) && !bind_user_var(env, n, module, label, err))
+    return std::nullopt;
   if (!n.types) {
     std::string why;
     dwarf::DebugFile *file = nullptr;
@@ -262,12 +336,9 @@ std::optional<TypedResult> var_result(const probes::ResolveEnv &env, ast::CastEx
       err = {n.loc, "unable to find global '" + n.type_or_var + "' for " + label + ": " + why};
       return std::nullopt;
     }
-    n.types = file->types().table();
-    n.type_id = v->type;
-    n.var_address = v->loc.kind == debuginfo::VarLocation::Address;
-    n.var_c = n.var_address ? "((unsigned long)(" + v->loc.c_expr + "))" : v->loc.c_expr;
+    bind_var(n, file->types().table(), *v);
   }
-  debuginfo::Place start{n.type_id, n.var_address, n.var_c, false};
+  debuginfo::Place start{n.type_id, n.var_address, n.var_c, n.user};
   return typed_chain(n.types, start, label, n.components, n.addressof, n.loc, err);
 }
 
@@ -284,36 +355,41 @@ std::optional<TypedResult> cast_result(const probes::ResolveEnv &env, ast::CastE
     module = module.substr(0, lt);
   if (module.empty())
     module = "kernel";
-  if (!env.kernel_debuginfo) {
-    err = {n.loc, "@cast needs the kernel's debuginfo, which is not available here"};
-    return std::nullopt;
-  }
-  std::string why;
-  const debuginfo::ObjectTypes *obj = env.kernel_debuginfo->object(module, why);
-  if (!obj) {
-    err = {n.loc, "@cast to '" + n.type_or_var + "': " + why};
-    return std::nullopt;
-  }
   std::string name = n.type_or_var;
   while (!name.empty() && (name.back() == ' ' || name.back() == '*'))
     name.pop_back(); // "struct file *": the walk starts at the pointed-to object
   bool pointer = name.size() != n.type_or_var.size() &&
                  n.type_or_var.find('*') != std::string::npos;
-  auto id = obj->types->find(name);
-  if (!id) {
-    err = {n.loc, "type '" + n.type_or_var + "' not found in the debuginfo of " + module +
-                      " (" + obj->source + ")"};
-    return std::nullopt;
+  if (names_user_object(module)) {
+    if (!n.types && !bind_user_cast(env, n, module, name, err))
+      return std::nullopt;
+  } else {
+    if (!env.kernel_debuginfo) {
+      err = {n.loc, "@cast needs the kernel's debuginfo, which is not available here"};
+      return std::nullopt;
+    }
+    std::string why;
+    const debuginfo::ObjectTypes *obj = env.kernel_debuginfo->object(module, why);
+    if (!obj) {
+      err = {n.loc, "@cast to '" + n.type_or_var + "': " + why};
+      return std::nullopt;
+    }
+    auto id = obj->types->find(name);
+    if (!id) {
+      err = {n.loc, "type '" + n.type_or_var + "' not found in the debuginfo of " + module +
+                        " (" + obj->source + ")"};
+      return std::nullopt;
+    }
+    n.types = obj->types;
+    n.type_id = *id;
   }
-  n.types = obj->types;
-  n.type_id = *id;
   if (pointer) {
     err = {n.loc, "@cast to a pointer type ('" + n.type_or_var +
                       "') is not supported: cast to '" + name + "'"};
     return std::nullopt;
   }
   // @cast(p, "T") is the object of type T at address p.
-  debuginfo::Place start{*id, true, "((unsigned long)0)", false};
+  debuginfo::Place start{n.type_id, true, "((unsigned long)0)", n.user};
   std::string label = "@cast(..., \"" + n.type_or_var + "\")";
   return typed_chain(n.types, start, label, n.components, n.addressof, n.loc, err);
 }

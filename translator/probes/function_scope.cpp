@@ -138,14 +138,23 @@ function_scope(const ResolveEnv &env, const std::string &module, const std::stri
   return scope;
 }
 
-bool uses_target_vars(const ast::ProbeDecl &decl) {
+namespace {
+
+// Does `decl`'s body hold a node of type T?
+template <typename T> bool body_has(const ast::ProbeDecl &decl) {
   struct Finder : ast::Visitor {
     bool found = false;
-    void visit(ast::TargetExpr &) override { found = true; }
+    void visit(T &) override { found = true; }
   } f;
   if (decl.body)
     decl.body->accept(f);
   return f.found;
 }
+
+} // namespace
+
+bool uses_target_vars(const ast::ProbeDecl &decl) { return body_has<ast::TargetExpr>(decl); }
+
+bool uses_casts(const ast::ProbeDecl &decl) { return body_has<ast::CastExpr>(decl); }
 
 } // namespace stap::probes

@@ -24,4 +24,8 @@ function_scope(const ResolveEnv &env, const std::string &module, const std::stri
 // debuginfo.
 bool uses_target_vars(const ast::ProbeDecl &decl);
 
+// Does it use @cast or @var? (In a user probe their module is by default
+// the probed object, which the point's scope names.)
+bool uses_casts(const ast::ProbeDecl &decl);
+
 } // namespace stap::probes

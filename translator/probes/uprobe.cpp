@@ -426,7 +426,8 @@ private:
         return false;
       }
     }
-    req.want_scope = env.list_vars || uses_target_vars(decl);
+    req.want_scope = env.list_vars || uses_target_vars(decl) || uses_casts(decl);
+    req.object = obj.file.target_path;
     std::string why;
     dwarf::DebugFile *dw = user_dwarf(user, obj.file.target_path, obj.file.host_path, why);
     std::vector<UserPoint> points;
@@ -447,7 +448,7 @@ private:
       points = symbol_points(obj, req.pattern);
       if (req.want_scope)
         for (UserPoint &p : points)
-          p.scope = no_dwarf_scope(why);
+          p.scope = no_dwarf_scope(req.object, why);
     }
     bool any = false;
     for (const UserPoint &up : points) {

@@ -1,8 +1,11 @@
 #include "probes/user_dwarf.h"
 
+#include "codegen/emitter.h"
 #include "dwarf/functions.h"
 #include "dwarf/scope.h"
+#include "dwarf/type_reader.h"
 #include "dwarf/user_debuginfo.h"
+#include "symtab/elf_image.h"
 
 #include <cstring>
 #include <dwarf.h>
@@ -95,12 +98,14 @@ public:
     dwarf::ScopeOptions opts{arch_};
     opts.user = true;
     opts.with_return = req_.is_return;
+    opts.cu_globals = true;
     // Static data moves with the object: its link-time address plus the
     // load bias of this hit (runtime/probes/uprobes.c).
     opts.address = [](uint64_t a, std::string &) -> std::optional<std::string> {
       return "(" + hex(a) + " + stp_uprobe_bias(c))";
     };
     std::shared_ptr<debuginfo::TargetScope> s = dwarf::scope_at(file_, fn, addr, opts);
+    s->user_object = req_.object;
     if (compat32_)
       narrow(*s);
     return s;
@@ -182,13 +187,52 @@ void add_symbol_scopes(const ResolveEnv &env, dwarf::DebugFile &file, bool compa
     }
     free(scopes);
     if (!p.scope)
-      p.scope = no_dwarf_scope("no DWARF describes the function at '" + p.function + "'");
+      p.scope = no_dwarf_scope(req.object, "no DWARF describes the function at '" +
+                                               p.function + "'");
   }
 }
 
-std::shared_ptr<const debuginfo::TargetScope> no_dwarf_scope(const std::string &why) {
+std::optional<UserObjectDwarf> user_object_dwarf(UserTarget &user, const std::string &path,
+                                                 std::string &why) {
+  const Sysroot *sysroot = user.sysroot ? user.sysroot() : nullptr;
+  auto f = sysroot ? sysroot->resolve(path) : std::nullopt;
+  if (!f) {
+    why = "no such program or library: '" + path + "'";
+    return std::nullopt;
+  }
+  auto elf = symtab::ElfImage::open_file(f->host_path, why);
+  if (!elf) {
+    why = "cannot read '" + f->target_path + "': " + why;
+    return std::nullopt;
+  }
+  UserObjectDwarf obj;
+  obj.file = user_dwarf(user, f->target_path, f->host_path, why);
+  if (!obj.file)
+    return std::nullopt;
+  obj.target_path = f->target_path;
+  obj.compat32 = !elf->is_64() && user.arch == "x86_64";
+  obj.link_base = elf->load_base();
+  return obj;
+}
+
+std::shared_ptr<const debuginfo::TypeTable> user_object_types(UserTarget &user,
+                                                              const UserObjectDwarf &obj) {
+  if (user.all_types_read.insert(obj.target_path).second)
+    return dwarf::read_all_types(*obj.file);
+  return obj.file->types().table();
+}
+
+std::string user_static_address(const UserObjectDwarf &obj, uint64_t addr) {
+  std::string a = "(" + hex(addr) + " + stp_uobject_bias(c, " +
+                  codegen::c_string_literal(obj.target_path) + ", " + hex(obj.link_base) + "))";
+  return obj.compat32 ? "((unsigned long)(u32)" + a + ")" : a;
+}
+
+std::shared_ptr<const debuginfo::TargetScope> no_dwarf_scope(const std::string &object,
+                                                             const std::string &why) {
   auto s = std::make_shared<debuginfo::TargetScope>();
   s->source = "ELF symbols";
+  s->user_object = object;
   s->missing_reason = why;
   return s;
 }

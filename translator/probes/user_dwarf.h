@@ -29,6 +29,7 @@ struct UserDwarfRequest {
   bool statement = false, is_return = false, inlined = false, nearest = false;
   std::optional<std::string> label;
   bool want_scope = false; // the body (or -L) reads target variables
+  std::string object;      // the object's target path (TargetScope::user_object)
   // What the DWARF alone can answer (no ELF-symbol fallback).
   bool needs_dwarf() const {
     return statement || inlined || label || pattern.find_first_of("@:+") != std::string::npos;
@@ -62,7 +63,32 @@ bool find_user_points(const ResolveEnv &env, dwarf::DebugFile &file, bool compat
 void add_symbol_scopes(const ResolveEnv &env, dwarf::DebugFile &file, bool compat32,
                        const UserDwarfRequest &req, std::vector<UserPoint> &points);
 
+// A user program or library a script names by path (@cast's and @var's
+// module argument, "/usr/bin/ls"), with its DWARF.
+struct UserObjectDwarf {
+  dwarf::DebugFile *file = nullptr;
+  std::string target_path; // as the target names it (symlinks resolved)
+  bool compat32 = false;   // a 32-bit object on a 64-bit target
+  uint64_t link_base = 0;  // the link-time address of its file offset 0
+};
+
+// The object at `path` (resolved through the session's sysroot) with its
+// DWARF, or nullopt with `why` naming the file and what to install.
+std::optional<UserObjectDwarf> user_object_dwarf(UserTarget &user, const std::string &path,
+                                                 std::string &why);
+
+// Every type the object's DWARF defines, read once (for @cast by name).
+std::shared_ptr<const debuginfo::TypeTable> user_object_types(UserTarget &user,
+                                                              const UserObjectDwarf &obj);
+
+// C for the run-time address of the object's static data at link-time
+// address `addr`, in the current process: moved by the object's load bias
+// there (runtime stp_uobject_bias: the probed object's own in one of its
+// uprobes, else the VMA map's).
+std::string user_static_address(const UserObjectDwarf &obj, uint64_t addr);
+
 // The scope of a point placed without DWARF: no variables, and why.
-std::shared_ptr<const debuginfo::TargetScope> no_dwarf_scope(const std::string &why);
+std::shared_ptr<const debuginfo::TargetScope> no_dwarf_scope(const std::string &object,
+                                                             const std::string &why);
 
 } // namespace stap::probes

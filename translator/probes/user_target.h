@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct UserTarget {
   // The DWARF of the objects probed (dwarf/user_debuginfo.h), made on
   // first use by probes/user_dwarf.cpp.
   std::shared_ptr<dwarf::UserDebuginfo> debuginfo;
+  // Objects whose every type was read (@cast by name), by target path.
+  std::set<std::string> all_types_read;
 };
 
 } // namespace stap::probes
