@@ -1,5 +1,5 @@
 # load_unload.sh MODULE SCALE: the same module loaded and unloaded N times
-# (50, or 1,000 at full scale) while three writers fire its probes. Every
+# (20, or 1,000 at full scale) while three writers fire its probes. Every
 # session must end cleanly with its output, leave no module loaded, no
 # debugfs directory behind, every other module's refcount as it was, and
 # the kernel's memory where it was (within the bound below). Probe hits
@@ -7,7 +7,7 @@
 # of issue 16 before kprobes.c resumed them) are counted: int3_resumed.
 . ./lib.sh
 mod=$1
-n=50
+n=20
 [ "$2" = full ] && n=1000
 name=$(basename "$mod" .ko)
 start_writers 3
