@@ -105,22 +105,14 @@ bool has_defined(const probes::ResolveEnv &env, ast::Stmt *body) {
 } // namespace
 
 void fold_defined(const probes::ResolveEnv &env, Program &program, ast::Arena &arena) {
-  std::vector<ast::ProbeDecl *> order;
-  std::map<ast::ProbeDecl *, std::vector<probes::ResolvedProbe *>> users;
-  for (auto &rp : program.probes) {
-    auto &u = users[rp.decl];
-    if (u.empty())
-      order.push_back(rp.decl);
-    u.push_back(&rp);
-  }
   ast::File &script = *program.files.front();
-  for (ast::ProbeDecl *decl : order) {
+  for (auto &[decl, points] : points_by_decl(program)) {
     if (!has_defined(env, decl->body))
       continue;
     // One body per distinct set of answers; copies are made before any
     // body is rewritten.
     std::map<std::vector<bool>, std::pair<ast::ProbeDecl *, probes::ResolvedProbe *>> variants;
-    for (probes::ResolvedProbe *rp : users[decl]) {
+    for (probes::ResolvedProbe *rp : points) {
       Answers a(env, rp);
       decl->body->accept(a);
       auto it = variants.find(a.answers);

@@ -3,6 +3,7 @@
 #include "ast/ast.h"
 #include "probes/family.h"
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -36,6 +37,26 @@ template <typename F> void for_each_local(const Program &p, F &&f) {
   for (ast::ProbeDecl *pr : p.files.front()->probes)
     for (ast::VarDecl *v : pr->locals)
       f(v);
+}
+
+// The resolved points of one probe declaration: a body shared by several
+// points (a wildcard, an alias) is checked or rewritten once, knowing all.
+struct ProbePoints {
+  ast::ProbeDecl *decl;
+  std::vector<probes::ResolvedProbe *> points;
+};
+
+// Every declaration with its points, in the order of its first point.
+inline std::vector<ProbePoints> points_by_decl(Program &p) {
+  std::vector<ProbePoints> out;
+  std::map<ast::ProbeDecl *, size_t> index;
+  for (probes::ResolvedProbe &rp : p.probes) {
+    auto [it, added] = index.emplace(rp.decl, out.size());
+    if (added)
+      out.push_back({rp.decl, {}});
+    out[it->second].points.push_back(&rp);
+  }
+  return out;
 }
 
 } // namespace stap

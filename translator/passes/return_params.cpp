@@ -2,7 +2,6 @@
 
 #include "ast/rewrite.h"
 
-#include <map>
 
 namespace stap {
 namespace {
@@ -65,10 +64,7 @@ private:
 } // namespace
 
 void parameters_at_entry(Program &program, ast::Arena &arena) {
-  std::map<ast::ProbeDecl *, std::vector<const probes::ResolvedProbe *>> users;
-  for (const auto &rp : program.probes)
-    users[rp.decl].push_back(&rp);
-  for (auto &[decl, points] : users) {
+  for (auto &[decl, points] : points_by_decl(program)) {
     bool all = decl->body != nullptr;
     for (const probes::ResolvedProbe *rp : points)
       all = all && rp->is_return && rp->scope && rp->scope->types;

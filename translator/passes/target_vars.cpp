@@ -8,7 +8,6 @@
 #include "dwarf/type_reader.h"
 #include "probes/user_dwarf.h"
 
-#include <map>
 #include <vector>
 
 namespace stap {
@@ -397,19 +396,11 @@ std::optional<TypedResult> cast_result(const probes::ResolveEnv &env, ast::CastE
 void resolve_target_vars(const probes::ResolveEnv &env, Program &program, Diagnostics &diag) {
   // A body shared by several points must suit each: it is checked against
   // each in turn until one does not fit, so each mistake is reported once.
-  std::vector<ast::ProbeDecl *> order;
-  std::map<ast::ProbeDecl *, std::vector<const probes::ResolvedProbe *>> users;
-  for (const auto &rp : program.probes) {
-    auto &u = users[rp.decl];
-    if (u.empty())
-      order.push_back(rp.decl);
-    u.push_back(&rp);
-  }
   CastTyper casts(env, diag);
-  for (ast::ProbeDecl *decl : order) {
+  for (auto &[decl, points] : points_by_decl(program)) {
     if (!decl->body)
       continue;
-    for (const probes::ResolvedProbe *rp : users[decl]) {
+    for (const probes::ResolvedProbe *rp : points) {
       unsigned before = diag.errors();
       TargetVarTyper t(*rp, env.skip_badvars, diag);
       decl->body->accept(t);

@@ -2,7 +2,6 @@
 
 #include "ast/rewrite.h"
 
-#include <map>
 
 namespace stap {
 namespace {
@@ -36,10 +35,7 @@ private:
 } // namespace
 
 void default_user_modules(Program &program, ast::Arena &arena) {
-  std::map<ast::ProbeDecl *, std::vector<const probes::ResolvedProbe *>> users;
-  for (const auto &rp : program.probes)
-    users[rp.decl].push_back(&rp);
-  for (auto &[decl, points] : users) {
+  for (auto &[decl, points] : points_by_decl(program)) {
     // One object for every point (a probe on two programs keeps the kernel
     // default: which program would it be?).
     std::string object;
