@@ -429,7 +429,11 @@ const auto additive_def = multiplicative[set_val] >> *(additive_op > multiplicat
 const auto multiplicative_def = unary_expr[set_val] >> *(multiplicative_op > unary_expr)[binary];
 
 // unary = ('+' | '-' | '!' | '~') unary | '&' value | crement
-const auto unary_expr_def = nested[(unary_op > unary_expr)[unary] |
+//   A unary operator before '(' costs no nesting level of its own (the
+//   parenthesis costs one): -p1 prints `!!x` as `!(!x)`, and what parses
+//   must parse again once printed.
+const auto unary_expr_def = (unary_op >> &p("(") > unary_expr)[unary] |
+                            nested[(unary_op > unary_expr)[unary] |
                                    (pt("&") > value)[address_of] | crement[set_val]];
 
 // crement = ('++' | '--') value | value ['++' | '--']
