@@ -54,6 +54,12 @@ std::vector<std::string> qemu_command(const VmTarget &target, const GuestImages 
       target.arch == "i386" ? "qemu-system-i386" : "qemu-system-x86_64",
       "-m", std::to_string(options.memory_mb),
       "-smp", std::to_string(options.cpus),
+      // Several vCPUs share one host thread (round-robin TCG): with one
+      // thread per vCPU (qemu 7.2's default), a vCPU can keep executing a
+      // stale translation of kernel text that another vCPU live-patched
+      // (ftrace arming a kprobe): an int3 no longer in memory, re-executed
+      // forever (soft lockups at the patched site, docs/reliability.md).
+      "-accel", options.cpus > 1 ? "tcg,thread=single" : "tcg",
       "-nographic", "-no-reboot",
       "-kernel", target.vmlinuz,
       "-initrd", images.initrd,
