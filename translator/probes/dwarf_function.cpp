@@ -69,7 +69,9 @@ std::optional<Request> parse(ast::ProbePoint &point, Diagnostics &diag, bool &mi
     if (f == "call" && !r.statement) r.call = true;
     else if (f == "return" && !r.statement) r.is_return = true;
     else if (f == "inline" && !r.statement) r.inlined = true;
-    else if (f == "exported" && !r.statement) r.exported = true;
+    // `.exported` stands alone, as in 4.8 (no `.exported.return`).
+    else if (f == "exported" && !r.statement && i == r.what_index + 1 && i + 1 == cs.size())
+      r.exported = true;
     else if (f == "nearest" && r.statement) r.nearest = true;
     else if (f == "callees" && !r.statement) {
       r.callees = true;

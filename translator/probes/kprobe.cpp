@@ -16,6 +16,7 @@
 #include "probes/dwarf_function.h"
 #include "probes/family.h"
 #include "probes/function_scope.h"
+#include "symtab/exported_symbols.h"
 #include "symtab/kernel_symbols.h"
 #include "symtab/module_symbols.h"
 
@@ -112,6 +113,11 @@ public:
     ++i;
     bool is_return = false;
     int64_t maxactive = 0;
+    // `.exported` stands alone, as in 4.8 (no `.exported.return`).
+    const bool exported = cs[0].functor != "kprobe" && i + 1 == cs.size() &&
+                          cs[i].functor == "exported";
+    if (exported)
+      ++i;
     if (i < cs.size() && (cs[i].functor == "call" || cs[i].functor == "return")) {
       is_return = cs[i].functor == "return";
       ++i;
@@ -137,6 +143,8 @@ public:
                   : module_functions(release, module, cs[module_index].arg->loc, symbol, symbol_loc,
                                      point.optional, targets, diag);
     if (!ok)
+      return false;
+    if (exported && !only_exported(env, point, cs[function_index].loc, targets, diag))
       return false;
     // Target variables from the function's prototype, when the body
     // (or -L) asks for them.
@@ -216,6 +224,28 @@ private:
     if (targets.empty() && !optional) {
       diag.error(loc, "no function of a module matching '" + module + "' matches '" + pattern +
                           "'");
+      return false;
+    }
+    return true;
+  }
+
+  // `.exported`: keeps the functions the kernel or their module exports
+  // (the build tree's Module.symvers; with DWARF, dwarf_function.cpp looks
+  // for `__ksymtab_NAME` instead).
+  bool only_exported(const ResolveEnv &env, const ast::ProbePoint &point, SourceLoc loc,
+                     std::vector<ModuleFunction> &targets, Diagnostics &diag) const {
+    std::string error;
+    const symtab::ExportedSymbols *exports = symtab::exported_symbols(env.target.build_dir, error);
+    if (!exports) {
+      diag.error(loc, "cannot tell which functions are exported: " + error);
+      return false;
+    }
+    std::erase_if(targets, [&](const ModuleFunction &t) {
+      auto it = exports->find(t.first.empty() ? "vmlinux" : symtab::kernel_module_name(t.first));
+      return it == exports->end() || !it->second.count(t.second);
+    });
+    if (targets.empty() && !point.optional) {
+      diag.error(loc, "no exported function matches '" + probe_point_string(point) + "'");
       return false;
     }
     return true;
