@@ -246,7 +246,7 @@ void elide_unused_assignments(Program &program, Diagnostics &diag) {
   program.functions = std::move(functions);
   std::vector<ast::GlobalDecl *> globals;
   for (ast::GlobalDecl *g : program.globals)
-    if (g->file == script->source.get() || reach.globals.count(g))
+    if (reach.globals.count(g))
       globals.push_back(g);
   program.globals = std::move(globals);
 }

@@ -137,8 +137,10 @@ void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag,
         fn->overload_index = overloads[{fn->name, fn->params.size()}]++;
         program.functions.push_back(fn);
       }
+    // A global nothing refers to is dropped, the script's own too, as
+    // SystemTap 4.8 does (with -u as well): its type need not be known.
     for (ast::GlobalDecl *g : f->globals)
-      if (f == script || used.count(g))
+      if (used.count(g))
         program.globals.push_back(g);
   }
 }
