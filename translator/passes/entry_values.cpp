@@ -21,8 +21,8 @@ struct EntryFinder : ast::Visitor {
 };
 
 // In a return probe whose family snapshots target variables at entry:
-// `$x`, `$p->f`, `$$parms` become `@entry($x)`..., not $return/$$return,
-// nor a use already inside @entry.
+// `$x`, `$p->f`, `$$parms` become `@entry($x)`..., not $return/$$return
+// or $$name, nor a use already inside @entry.
 class SnapshotAtEntry : public ast::Rewriter {
 public:
   explicit SnapshotAtEntry(ast::Arena &arena) : arena_(arena) {}
@@ -30,7 +30,9 @@ public:
 protected:
   ast::Expr *rewrite(ast::Expr *e) override {
     if (auto *t = dynamic_cast<ast::TargetExpr *>(e)) {
-      if (t->name == "$return" || t->name == "$$return")
+      // $$name of a .plt return probe is its PLT entry's symbol, the
+      // same at entry and return.
+      if (t->name == "$return" || t->name == "$$return" || t->name == "$$name")
         return e;
       auto *at = arena_.make<ast::AtOpExpr>(t->loc);
       at->name = "entry";
