@@ -381,6 +381,9 @@ struct ProbeDecl : Node {
   BlockStmt *body = nullptr;
   std::vector<VarDecl *> locals; // filled by symbol resolution
   bool is_private = false;       // `private probe` is rejected, kept for errors
+  // A library file's probe: its body sees that file's private globals
+  // (nullptr: the script's own probe).
+  const SourceFile *file = nullptr;
   void accept(Visitor &v) override;
 };
 

@@ -23,7 +23,19 @@ public:
     symbols.push_back(n.name);
     Visitor::visit(n);
   }
-  void visit(ast::SymbolExpr &n) override { symbols.push_back(n.name); }
+  // A function's parameter is never a global (parameters come first in
+  // symbol resolution): `argv` in `__get_argv(argv)` must not load
+  // argv.stp and its init probe.
+  void visit(ast::SymbolExpr &n) override {
+    if (!params_ || std::none_of(params_->begin(), params_->end(),
+                                 [&](const ast::VarDecl *p) { return p->name == n.name; }))
+      symbols.push_back(n.name);
+  }
+  void visit(ast::FunctionDecl &n) override {
+    params_ = &n.params;
+    Visitor::visit(n);
+    params_ = nullptr;
+  }
   // A procfs probe's `$value` becomes calls of tapsets/procfs.stp
   // (passes/procfs_value.h), after loading: its file is needed now.
   void visit(ast::TargetExpr &n) override {
@@ -45,6 +57,9 @@ public:
     visit_stmt(n.body);
     visit_stmt(n.epilogue_body);
   }
+
+private:
+  const std::vector<ast::VarDecl *> *params_ = nullptr;
 };
 
 std::string dotted_name(const ast::ProbePoint &p) {

@@ -196,6 +196,7 @@ private:
     auto *d = arena_.make<ast::ProbeDecl>(decl.loc);
     d->points = decl.points;
     d->is_private = decl.is_private;
+    d->file = decl.file;
     d->body = arena_.make<ast::BlockStmt>(decl.body ? decl.body->loc : decl.loc);
     if (!e.conditions.empty()) {
       // `if (!(c1 && c2)) next;`: a false condition makes the probe do nothing.
@@ -251,10 +252,13 @@ void resolve_probes(const probes::ResolveEnv &env, Program &program, ast::Arena 
   for (ast::ProbeDecl *decl : script.probes)
     r.resolve(*decl);
   // The plain probes of the library files the script uses run too
-  // (target_set.stp's process.begin/end keep its set current).
-  for (size_t i = 1; i < program.files.size(); ++i)
-    for (ast::ProbeDecl *decl : program.files[i]->probes)
+  // (target_set.stp's process.begin/end keep its set current); -l and -L
+  // list only what their pattern names.
+  for (size_t i = 1; i < program.files.size() && !quiet_no_match; ++i)
+    for (ast::ProbeDecl *decl : program.files[i]->probes) {
+      decl->file = program.files[i]->source.get();
       r.resolve(*decl);
+    }
   // From here on the script's probes are the ones that run: a body only
   // used through aliases lives on in its copies.
   std::vector<ast::ProbeDecl *> used;

@@ -114,7 +114,7 @@ void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag,
   SymbolResolver r(program, arena, diag);
   const auto &script = program.files.front();
   for (ast::ProbeDecl *p : script->probes)
-    r.resolve_body(Scope{script->source.get(), nullptr, &p->locals}, p->body);
+    r.resolve_body(Scope{p->file ? p->file : script->source.get(), nullptr, &p->locals}, p->body);
   if (keep_unused)
     for (ast::FunctionDecl *fn : script->functions)
       r.reached_.push_back(fn);
