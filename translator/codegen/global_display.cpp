@@ -76,9 +76,12 @@ std::vector<ast::GlobalDecl *> write_only_globals(Program &program) {
     rw.visit_stmt(fn->body);
   for (ast::ProbeDecl *p : program.files.front()->probes)
     rw.visit_stmt(p->body);
+  // Only the script's own: a library's bookkeeping (json.stp's counters)
+  // is not the user's output.
+  const SourceFile *script = program.files.front()->source.get();
   std::vector<ast::GlobalDecl *> out;
   for (ast::GlobalDecl *g : program.globals)
-    if (rw.written.count(g) && !rw.read.count(g))
+    if (g->file == script && rw.written.count(g) && !rw.read.count(g))
       out.push_back(g);
   return out;
 }
