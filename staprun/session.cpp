@@ -1,5 +1,8 @@
 #include "session.h"
 
+#include "module_loader.h"
+#include "stdin_forward.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -283,9 +286,11 @@ int Session::run(const sigset_t &orig_mask, int sigfd) {
   }
   target.release();
 
+  StdinForward input(module_name_of(opts_.module_path));
   while (!stop_requested_) {
-    pollfd fds[3] = {{data_, POLLIN, 0}, {ctl_, POLLIN, 0}, {sigfd, POLLIN, 0}};
-    int n = poll(fds, 3, -1);
+    pollfd fds[4] = {{data_, POLLIN, 0}, {ctl_, POLLIN, 0}, {sigfd, POLLIN, 0},
+                     {input.fd(), POLLIN, 0}};
+    int n = poll(fds, input.fd() < 0 ? 3 : 4, -1);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0)
@@ -294,6 +299,8 @@ int Session::run(const sigset_t &orig_mask, int sigfd) {
       copy_data(16);
     if (fds[1].revents)
       read_control(16);
+    if (input.fd() >= 0 && fds[3].revents)
+      input.forward();
     if (fds[2].revents) {
       signalfd_siginfo si;
       while (read(sigfd, &si, sizeof(si)) == sizeof(si)) {

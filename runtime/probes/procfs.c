@@ -13,7 +13,8 @@
 
 struct stp_procfs_file {
 	const char *name;
-	const struct stp_probe *read, *write;
+	const struct stp_probe *read;
+	bool write; /* it has write probes: each runs on every write */
 	umode_t mode;
 	struct mutex lock;
 	struct stp_procfs_value value;
@@ -48,6 +49,19 @@ static ssize_t stp_procfs_read(struct file *file, char __user *buf, size_t count
 	return n;
 }
 
+/* Every write probe of the file (input.char and input.line share
+ * __stdin), in the order of the probe table. */
+static void stp_procfs_run_writers(struct stp_procfs_file *f)
+{
+	const struct stp_probe_table *t = stp_kind_table(PROCFS);
+	const struct stp_procfs_probe *probes = t->probes;
+	unsigned i;
+
+	for (i = 0; i < t->n; i++)
+		if (probes[i].write && !strcmp(probes[i].path, f->name))
+			stp_procfs_run(f, probes[i].probe);
+}
+
 static ssize_t stp_procfs_write(struct file *file, const char __user *buf, size_t count,
 				loff_t *pos)
 {
@@ -63,7 +77,7 @@ static ssize_t stp_procfs_write(struct file *file, const char __user *buf, size_
 	}
 	f->value.buf[n] = '\0';
 	f->value.len = n;
-	stp_procfs_run(f, f->write);
+	stp_procfs_run_writers(f);
 	mutex_unlock(&f->lock);
 	return count;
 }
@@ -120,7 +134,7 @@ static int stp_procfs_register(void)
 		struct stp_procfs_file *f = stp_procfs_file(p->path);
 		size_t size = p->write ? MAXSTRINGLEN : p->maxsize;
 		if (p->write)
-			f->write = p->probe;
+			f->write = true;
 		else
 			f->read = p->probe;
 		f->mode |= (p->write ? 0222 : 0444) & ~p->umask;

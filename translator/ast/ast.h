@@ -229,6 +229,10 @@ struct Stmt : Node {};
 
 struct BlockStmt : Stmt {
   std::vector<Stmt *> stmts;
+  // A library alias's body (and its copies in the probes that use it):
+  // its names resolve in that file, which may have private globals and
+  // functions (nullptr: where the block is).
+  const SourceFile *file = nullptr;
   void accept(Visitor &v) override;
 };
 

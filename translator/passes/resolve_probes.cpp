@@ -106,6 +106,9 @@ private:
       for (const auto &c : suffix)
         inner.pn += "." + probes::component_string(c);
     }
+    for (ast::BlockStmt *b : {alias.body, alias.epilogue_body})
+      if (b)
+        b->file = alias.file;
     if (alias.epilogue) {
       inner.epilogues.push_back(alias.body);
     } else {

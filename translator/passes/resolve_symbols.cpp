@@ -28,6 +28,16 @@ public:
 
   void visit(ast::SymbolExpr &n) override { bind(n); }
 
+  // An alias body from a library file sees that file's private names;
+  // its locals are the probe's, shared with the rest of the body.
+  void visit(ast::BlockStmt &n) override {
+    const SourceFile *outer = scope_.file;
+    if (n.file)
+      scope_.file = n.file;
+    Visitor::visit(n);
+    scope_.file = outer;
+  }
+
   void visit(ast::IndexExpr &n) override {
     for (ast::Expr *e : n.indexes)
       visit_expr(e);

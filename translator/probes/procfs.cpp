@@ -51,8 +51,9 @@ public:
         return false;
       }
       name = s->value;
-      if (name.empty() || name.find('/') != std::string::npos || name == "." || name == ".." ||
-          name == "__stdin") {
+      // "__stdin" is input.char/input.line's file (staprun forwards its
+      // standard input to it); a script may use it too, as in 4.8.
+      if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..") {
         diag.error(cs[0].loc, "invalid procfs file name '" + name +
                                   "': one name in /proc/systemtap/MODULE, without '/'");
         return false;
@@ -92,9 +93,18 @@ public:
                                 probe_point_string(point) + "'");
       return false;
     }
+    // A file has one reader (its text), but any number of write probes
+    // (each runs on every write), as in 4.8.
+    const std::string file = ".path = " + codegen::c_string_literal(name) + ", .write = ";
+    if (!write)
+      for (const ResolvedProbe &other : out)
+        if (other.family == this && other.c_fields.rfind(file + "false", 0) == 0) {
+          diag.error(point.loc, "only one read procfs probe can exist for procfs path \"" +
+                                    name + "\"");
+          return false;
+        }
     ResolvedProbe r = make_resolved(decl, point, this);
-    r.c_fields = ".path = " + codegen::c_string_literal(name) +
-                 ", .write = " + (write ? "true" : "false") + ", .umask = " + std::to_string(umask) +
+    r.c_fields = file + (write ? "true" : "false") + ", .umask = " + std::to_string(umask) +
                  ", .maxsize = " + maxsize;
     out.push_back(std::move(r));
     return true;
