@@ -151,6 +151,12 @@ void stp_system(const char *cmd)
 	stp_ctl_send("system %s", cmd);
 }
 
+void stp_switch_file(struct stp_context *c)
+{
+	stp_flush(c); /* the handler's output so far: the old file's */
+	stp_transport_switch();
+}
+
 void stp_warn(struct stp_context *c, const char *msg)
 {
 	(void)c;

@@ -12,8 +12,8 @@ namespace staprun {
 using stap::parse_long;
 
 static void usage(FILE *to) {
-  std::fputs("Usage: staprun [-v] [-w] [-c CMD | -x PID] [-o FILE] [-s MB] "
-             "MODULE.ko [name=value ...]\n", to);
+  std::fputs("Usage: staprun [-v] [-w] [-c CMD | -x PID] [-o FILE [-S MB[,N]]] [-s MB] "
+             "[-T SECS] MODULE.ko [name=value ...]\n", to);
 }
 
 
@@ -22,7 +22,7 @@ std::optional<Options> parse_options(int argc, char **argv) {
   long n = 0;
   int c;
   // '+': stop at the module name, so module parameters are never options.
-  while ((c = getopt(argc, argv, "+vwc:x:o:s:h")) != -1) {
+  while ((c = getopt(argc, argv, "+vwc:x:o:s:S:T:h")) != -1) {
     switch (c) {
     case 'v': ++o.verbose; break;
     case 'w': o.suppress_warnings = true; break;
@@ -42,12 +42,37 @@ std::optional<Options> parse_options(int argc, char **argv) {
       }
       o.buffer_mb = static_cast<unsigned>(n);
       break;
+    case 'S': {
+      // SIZE[,N], as SystemTap 4.8's: megabytes, then a number of files.
+      std::string v = optarg, size = v.substr(0, v.find(','));
+      long files = 0;
+      if (!parse_long(size.c_str(), 1, 1 << 20, n) ||
+          (v.find(',') != std::string::npos &&
+           !parse_long(v.substr(v.find(',') + 1).c_str(), 1, 1 << 20, files))) {
+        std::fprintf(stderr, "staprun: invalid -S '%s' (SIZE[,N]: megabytes, files)\n", optarg);
+        return std::nullopt;
+      }
+      o.file_size_mb = static_cast<unsigned>(n);
+      o.max_files = static_cast<unsigned>(files);
+      break;
+    }
+    case 'T':
+      if (!parse_long(optarg, 1, 1 << 30, n)) {
+        std::fprintf(stderr, "staprun: invalid timeout '%s' (seconds)\n", optarg);
+        return std::nullopt;
+      }
+      o.timeout_s = static_cast<unsigned>(n);
+      break;
     case 'h': usage(stdout); std::exit(0);
     default: usage(stderr); return std::nullopt;
     }
   }
   if (!o.command.empty() && o.target_pid) {
     std::fputs("staprun: -c and -x are mutually exclusive\n", stderr);
+    return std::nullopt;
+  }
+  if (o.file_size_mb && o.output_file.empty()) {
+    std::fputs("staprun: -S needs -o FILE\n", stderr);
     return std::nullopt;
   }
   if (optind >= argc) {

@@ -12,6 +12,9 @@ struct Options {
   std::string command;                // -c CMD
   long target_pid = 0;                // -x PID
   std::string output_file;            // -o FILE
+  unsigned file_size_mb = 0;          // -S SIZE[,N]: a new file past SIZE MB
+  unsigned max_files = 0;             //              keeping the newest N
+  unsigned timeout_s = 0;             // -T SECS: end the session after SECS
   unsigned buffer_mb = 0;             // -s MB per CPU (0 = module default)
   int verbose = 0;                    // -v
   bool suppress_warnings = false;     // -w

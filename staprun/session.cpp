@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include "module_loader.h"
+#include "output_files.h"
 #include "stdin_forward.h"
 
 #include <cerrno>
@@ -10,6 +11,10 @@
 #include <ctime>
 #include <fcntl.h>
 #include <poll.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -151,8 +156,9 @@ static void run_system_command(const std::string &cmd, const sigset_t &orig_mask
 
 class Session {
 public:
-  Session(const Options &o, int ctl, int data, int out)
-      : opts_(o), ctl_(ctl), data_(data), out_(out), buf_(1 << 20) {}
+  // Output goes to `files` when -o was given, else to standard output.
+  Session(const Options &o, int ctl, int data, OutputFiles *files)
+      : opts_(o), ctl_(ctl), data_(data), files_(files), buf_(1 << 20) {}
 
   int run(const sigset_t &orig_mask, int sigfd);
 
@@ -168,7 +174,8 @@ private:
 
   const Options &opts_;
   sigset_t orig_mask_{};
-  int ctl_, data_, out_;
+  int ctl_, data_;
+  OutputFiles *files_;
   std::vector<char> buf_;
   std::string ctl_partial_;
   bool stop_requested_ = false, had_error_ = false;
@@ -188,9 +195,19 @@ void Session::copy_data(int max_reads) {
     ssize_t n = read(data_, buf_.data(), buf_.size());
     if (n < 0 && errno == EINTR)
       continue;
+    // switch_file() in the script, at this point of the output
+    // (runtime/transport/transport.c): the next -o file from here.
+    if (n < 0 && errno == ENOMSG) {
+      if (files_ && !files_->next())
+        std::fprintf(stderr, "WARNING: switch_file: cannot open %s: %s\n",
+                     files_->current_name().c_str(), std::strerror(errno));
+      continue;
+    }
     if (n <= 0)
       return;
-    if (!write_all(out_, buf_.data(), static_cast<size_t>(n))) {
+    bool ok = files_ ? files_->write(buf_.data(), static_cast<size_t>(n))
+                     : write_all(STDOUT_FILENO, buf_.data(), static_cast<size_t>(n));
+    if (!ok) {
       std::fprintf(stderr, "staprun: writing output failed: %s\n", std::strerror(errno));
       stop_requested_ = true;
       return;
@@ -287,10 +304,20 @@ int Session::run(const sigset_t &orig_mask, int sigfd) {
   target.release();
 
   StdinForward input(module_name_of(opts_.module_path));
+  // -T SECS: the session ends then, as on SIGTERM.
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline = Clock::now() + std::chrono::seconds(opts_.timeout_s);
   while (!stop_requested_) {
     pollfd fds[4] = {{data_, POLLIN, 0}, {ctl_, POLLIN, 0}, {sigfd, POLLIN, 0},
                      {input.fd(), POLLIN, 0}};
-    int n = poll(fds, input.fd() < 0 ? 3 : 4, -1);
+    int wait_ms = -1;
+    if (opts_.timeout_s) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      if (left.count() <= 0)
+        break;
+      wait_ms = static_cast<int>(std::min<long long>(left.count() + 1, 1 << 30));
+    }
+    int n = poll(fds, input.fd() < 0 ? 3 : 4, wait_ms);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0)
@@ -324,12 +351,12 @@ int Session::run(const sigset_t &orig_mask, int sigfd) {
 } // namespace
 
 int run_session(const Options &opts, const std::string &dir) {
-  int out = STDOUT_FILENO;
+  std::unique_ptr<OutputFiles> files;
   if (!opts.output_file.empty()) {
-    out = open(opts.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (out < 0) {
+    files = std::make_unique<OutputFiles>(opts.output_file, opts.file_size_mb, opts.max_files);
+    if (!files->open_first()) {
       std::fprintf(stderr, "staprun: cannot open output file '%s': %s\n",
-                   opts.output_file.c_str(), std::strerror(errno));
+                   files->current_name().c_str(), std::strerror(errno));
       return 1;
     }
   }
@@ -347,15 +374,13 @@ int run_session(const Options &opts, const std::string &dir) {
   sigprocmask(SIG_BLOCK, &mask, &orig);
   int sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 
-  Session s(opts, ctl, data, out);
+  Session s(opts, ctl, data, files.get());
   int rc = s.run(orig, sigfd);
 
   close(sigfd);
   sigprocmask(SIG_SETMASK, &orig, nullptr);
   close(ctl);
   close(data);
-  if (out != STDOUT_FILENO)
-    close(out);
   return rc;
 }
 

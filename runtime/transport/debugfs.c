@@ -27,6 +27,12 @@ static ssize_t stp_data_copy(char __user *ubuf, size_t count)
 		int i = stp_ring_pick(stp_rings, nr_cpu_ids, &h);
 		if (i < 0)
 			break;
+		if (h.len == 0) { /* switch_file()'s marker (transport.c) */
+			if (done)
+				break;
+			stp_ring_consume(stp_rings[i], &h);
+			return -ENOMSG;
+		}
 		if (h.len > count - done) {
 			if (done == 0)
 				return -EMSGSIZE; /* reader's buffer is smaller than a record */

@@ -47,11 +47,23 @@ static void stp_transport_free(void)
 	stp_rings = NULL;
 }
 
-/* Probe context (interrupts off): commit one record from this CPU. */
+/* Probe context (interrupts off): commit one record from this CPU. An
+ * empty record is the switch marker below, so output never makes one. */
 static void stp_transport_write(const char *data, unsigned len)
 {
 	struct stp_ring *r = stp_rings[smp_processor_id()];
-	stp_ring_write(r, atomic64_inc_return(&stp_seq), data, len);
+	if (len)
+		stp_ring_write(r, atomic64_inc_return(&stp_seq), data, len);
+}
+
+/* switch_file(): an empty record, in commit order with the output. The
+ * reader stops before it, and a read that starts at it consumes it and
+ * fails with ENOMSG: staprun opens its next -o file there, so what was
+ * printed before the call and what after land in their own files. */
+static void stp_transport_switch(void)
+{
+	struct stp_ring *r = stp_rings[smp_processor_id()];
+	stp_ring_write(r, atomic64_inc_return(&stp_seq), "", 0);
 }
 
 static bool stp_transport_pending(void)

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <getopt.h>
+#include <regex>
 #include <sys/stat.h>
 
 namespace stap {
@@ -46,6 +47,9 @@ void usage(FILE *to) {
       "   -x PID     target() is PID\n"
       "   -o FILE    send the output to FILE\n"
       "   -s MB      per-CPU output buffer size in MB\n"
+      "   -S SIZE[,N]  with -o: a new output file FILE.0, FILE.1... each time\n"
+      "              one would pass SIZE MB, keeping the newest N\n"
+      "   -T SECS    end the session after SECS seconds\n"
       "   --remote=qemu://[RELEASE]  run pass 5 in a qemu virtual machine\n"
       "   --remote=ssh://[USER@]HOST[:PORT]  run pass 5 on HOST with ssh\n"
       "              (repeatable: every host runs the script at once)\n"
@@ -129,7 +133,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
   bool ok = true;
   optind = 1;
   int c;
-  while (ok && (c = getopt_long(argc, argv, "hVp:vkguwWm:r:R:I:D:G:c:x:o:s:e:l:L:d:",
+  while (ok && (c = getopt_long(argc, argv, "hVp:vkguwWm:r:R:I:D:G:c:x:o:s:S:T:e:l:L:d:",
                                 longopts, nullptr)) != -1) {
     switch (c) {
     case 'h': usage(stdout); exit_now = true; return o;
@@ -201,6 +205,18 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       if (!parse_long(optarg, 1, 4095, n))
         ok = fail("invalid buffer size '%s' (1-4095 MB)", optarg);
       o.buffer_mb = static_cast<unsigned>(n);
+      break;
+    case 'S':
+      // 4.8's check and message.
+      if (!std::regex_match(optarg, std::regex("[0-9]+(,[0-9]+)?")))
+        ok = fail("Safety pattern mismatch for -S parameter ('%s' vs. '^[0-9]+(,[0-9]+)?$')",
+                  optarg);
+      o.file_switch = optarg;
+      break;
+    case 'T':
+      if (!parse_long(optarg, 1, 1 << 30, n))
+        ok = fail("Invalid timeout interval.");
+      o.timeout_s = static_cast<unsigned>(n);
       break;
     case 'e':
       if (++e_count > 1)

@@ -53,6 +53,8 @@ struct Options {
   long target_pid = 0;        // -x
   std::string output_file;    // -o
   unsigned buffer_mb = 0;     // -s
+  std::string file_switch;    // -S SIZE[,N] (staprun's)
+  unsigned timeout_s = 0;     // -T SECS
   std::string remote;         // --remote=qemu://[RELEASE] (one)
   // --remote=ssh://[USER@]HOST[:PORT] or [USER@]HOST, repeatable, in order
   // (not with qemu://): built once per kernel release, run on every host.

@@ -25,6 +25,10 @@ std::vector<std::string> staprun_args(const Options &opts, const std::string &ko
     a.insert(a.end(), {"-o", opts.output_file});
   if (opts.buffer_mb)
     a.insert(a.end(), {"-s", std::to_string(opts.buffer_mb)});
+  if (!opts.file_switch.empty())
+    a.insert(a.end(), {"-S", opts.file_switch});
+  if (opts.timeout_s)
+    a.insert(a.end(), {"-T", std::to_string(opts.timeout_s)});
   a.push_back(ko);
   for (const auto &g : opts.global_sets)
     a.push_back(g);

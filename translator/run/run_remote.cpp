@@ -44,6 +44,10 @@ int run_remote(const Options &opts, const Target &, const std::string &ko, Diagn
     diag.error("STAP_REMOTE_TIMEOUT must be a number of seconds (0 for no limit)");
     return 1;
   }
+  if (!opts.file_switch.empty()) {
+    diag.error("-S cannot be used with --remote: the output comes back as one stream");
+    return 1;
+  }
   auto vm = remote::resolve_qemu_url(opts.remote, err);
   if (!vm) {
     diag.error(err);

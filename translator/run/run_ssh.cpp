@@ -80,6 +80,10 @@ int explicit_timeout_s(const Options &opts) {
 } // namespace
 
 int run_ssh(const Options &opts, const std::vector<SshRun> &runs, Diagnostics &diag) {
+  if (!opts.file_switch.empty()) {
+    diag.error("-S cannot be used with --remote: the output comes back as one stream");
+    return 1;
+  }
   Options remote_opts = opts; // -o names a file here, not on the hosts
   remote_opts.output_file.clear();
   FILE *out = stdout;
