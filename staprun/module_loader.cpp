@@ -1,5 +1,6 @@
 #include "module_loader.h"
 #include "load_errors.h"
+#include "util/module_name.h"
 
 #include <cerrno>
 #include <cstring>
@@ -9,18 +10,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+
 namespace staprun {
 
-std::string module_name_of(const std::string &path) {
-  std::string base = path.substr(path.find_last_of('/') + 1);
-  if (base.size() > 3 && base.compare(base.size() - 3, 3, ".ko") == 0)
-    base.resize(base.size() - 3);
-  // The kernel spells module names with '_' where files may have '-'.
-  for (char &c : base)
-    if (c == '-')
-      c = '_';
-  return base;
-}
+std::string module_name_of(const std::string &path) { return stap::kernel_module_name(path); }
 
 // Every parameter the module declares has a MODULE_PARM_DESC, which puts
 // "parm=NAME:..." into its .modinfo section: a name without one is not a

@@ -19,6 +19,7 @@
 #include "symtab/exported_symbols.h"
 #include "symtab/kernel_symbols.h"
 #include "symtab/module_symbols.h"
+#include "util/module_name.h"
 
 namespace stap::probes {
 
@@ -241,7 +242,7 @@ private:
       return false;
     }
     std::erase_if(targets, [&](const ModuleFunction &t) {
-      auto it = exports->find(t.first.empty() ? "vmlinux" : symtab::kernel_module_name(t.first));
+      auto it = exports->find(t.first.empty() ? "vmlinux" : kernel_module_name(t.first));
       return it == exports->end() || !it->second.count(t.second);
     });
     if (targets.empty() && !point.optional) {

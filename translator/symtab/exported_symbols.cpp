@@ -1,20 +1,12 @@
 #include "symtab/exported_symbols.h"
 
+#include "util/module_name.h"
+
 #include <fstream>
 #include <mutex>
 #include <sstream>
 
 namespace stap::symtab {
-
-std::string kernel_module_name(const std::string &path_or_name) {
-  std::string name = path_or_name.substr(path_or_name.rfind('/') + 1);
-  if (name.size() > 3 && name.compare(name.size() - 3, 3, ".ko") == 0)
-    name.resize(name.size() - 3);
-  for (char &c : name)
-    if (c == '-')
-      c = '_';
-  return name;
-}
 
 ExportedSymbols parse_module_symvers(const std::string &text) {
   ExportedSymbols out;
@@ -25,7 +17,7 @@ ExportedSymbols parse_module_symvers(const std::string &text) {
     if (!std::getline(fields, crc, '\t') || !std::getline(fields, symbol, '\t') ||
         !std::getline(fields, module, '\t') || symbol.empty() || module.empty())
       continue;
-    out[module == "vmlinux" ? module : kernel_module_name(module)].insert(symbol);
+    out[module == "vmlinux" ? module : stap::kernel_module_name(module)].insert(symbol);
   }
   return out;
 }

@@ -21,8 +21,4 @@ ExportedSymbols parse_module_symvers(const std::string &text);
 // with `error` set, when it cannot be read).
 const ExportedSymbols *exported_symbols(const std::string &build_dir, std::string &error);
 
-// The name a module goes by in the kernel: its file's base name without
-// .ko, with '-' spelled '_'.
-std::string kernel_module_name(const std::string &path_or_name);
-
 } // namespace stap::symtab
