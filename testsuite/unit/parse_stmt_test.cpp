@@ -53,8 +53,16 @@ TEST(ParseStmt, ForeachRejectsTwoSortOrdersAndMissingIn) {
 }
 
 TEST(ParseStmt, JumpsReturnAndDelete) {
-  EXPECT_EQ(body("break; continue; next; return; return 1 + 2; delete a; delete a[1]"),
-            "break;\ncontinue;\nnext;\nreturn;\nreturn 1 + 2;\ndelete a;\ndelete a[1];");
+  EXPECT_EQ(body("break; continue; next; delete a; delete a[1]"),
+            "break;\ncontinue;\nnext;\ndelete a;\ndelete a[1];");
+  Parsed fn = parse_text("function f() { return; return 1 + 2 }");
+  EXPECT_EQ(fn.errors, "");
+  EXPECT_EQ(fn.printed, "function f () {\n  return;\n  return 1 + 2;\n}\n");
+  // As in 4.8: a parse error outside a function, in probes and aliases.
+  EXPECT_EQ(first_error("probe begin { return 1 }"),
+            "<input>:1:15: error: found 'return' not in function context");
+  EXPECT_EQ(first_error("function f() { } probe a = begin { if (1) return }"),
+            "<input>:1:43: error: found 'return' not in function context");
   EXPECT_EQ(first_error("probe begin { delete }"),
             "<input>:1:22: error: expected expression before '}'");
 }

@@ -129,6 +129,7 @@ const auto probe_start = [](auto &ctx) {
   ParseState &st = state(ctx);
   if (st.private_kw)
     throw ParseError{st.private_kw, "a probe cannot be private"};
+  st.in_function = false;
   _val(ctx).keyword = _attr(ctx);
 };
 const auto probe_points = [](auto &ctx) { _val(ctx).points = _attr(ctx); };
@@ -175,6 +176,7 @@ const auto function_start = [](auto &ctx) {
   f->name = name->text;
   f->is_private = st.private_kw != nullptr;
   f->file = &st.src;
+  st.in_function = true;
   _val(ctx) = f;
 };
 const auto function_type = [](auto &ctx) {
@@ -209,6 +211,7 @@ const auto function_embedded = [](auto &ctx) {
 };
 const auto function_done = [](auto &ctx) {
   ParseState &st = state(ctx);
+  st.in_function = false;
   st.file->functions.push_back(_attr(ctx));
   st.file->decls.push_back(_attr(ctx));
 };

@@ -27,6 +27,7 @@ struct ParseState {
   ast::File *file = nullptr;      // where declarations go
   int depth = 0;                  // current nesting, see `nested`
   const Token *private_kw = nullptr; // the `private` before this declaration
+  bool in_function = false;       // in a function's body: `return` is allowed
 
   template <typename T> T *make(const Token *at) { return arena.make<T>(at->loc); }
   template <typename T> T *make(const SourceLoc &loc) { return arena.make<T>(loc); }

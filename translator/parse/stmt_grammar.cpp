@@ -54,6 +54,12 @@ const auto for_stmt = [](auto &ctx) {
 };
 
 const auto return_value = [](auto &ctx) { val<ReturnStmt>(ctx)->value = _attr(ctx); };
+// `return` only in a function's body (4.8's words).
+const auto return_start = [](auto &ctx) {
+  if (!state(ctx).in_function)
+    throw ParseError{_attr(ctx), "found 'return' not in function context"};
+  Make<ReturnStmt>{}(ctx);
+};
 const auto delete_target = [](auto &ctx) { val<DeleteStmt>(ctx)->target = _attr(ctx); };
 
 const auto try_stmt = [](auto &ctx) {
@@ -158,7 +164,7 @@ const auto statement_def = nested[
 const auto simple_statement_def =
     kwt("break")[Make<BreakStmt>{}] | kwt("continue")[Make<ContinueStmt>{}] |
     kwt("next")[Make<NextStmt>{}] |
-    kwt("return")[Make<ReturnStmt>{}] >> -(!(p(";") | p("}")) >> expr[return_value]) |
+    kwt("return")[return_start] >> -(!(p(";") | p("}")) >> expr[return_value]) |
     (kwt("delete")[Make<DeleteStmt>{}] > expr[delete_target]) | expr[expr_stmt];
 
 // foreach_keys = identifier [sort] | '[' identifier [sort] {',' identifier [sort]} ']'

@@ -28,6 +28,13 @@ public:
 
   void visit(ast::SymbolExpr &n) override { bind(n); }
 
+  // `delete` takes a variable or an array element (4.8's words).
+  void visit(ast::DeleteStmt &n) override {
+    if (!dynamic_cast<ast::SymbolExpr *>(n.target) && !dynamic_cast<ast::IndexExpr *>(n.target))
+      diag_.error(n.target->loc, "invalid operand of delete expression");
+    Visitor::visit(n);
+  }
+
   // An alias body from a library file sees that file's private names;
   // its locals are the probe's, shared with the rest of the body.
   void visit(ast::BlockStmt &n) override {
