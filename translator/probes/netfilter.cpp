@@ -228,16 +228,18 @@ public:
     const std::string usage =
         "expected netfilter.hook(\"HOOK\").pf(\"PF\")[.priority(\"P\")] or "
         "netfilter.pf(\"PF\").hook(\"HOOK\")[.priority(\"P\")]";
-    // Which component is which, each a string.
+    // Which component is which, each a string: hook and pf first (in
+    // either order), then priority.
     const ast::ProbePointComponent *hook = nullptr, *pf = nullptr, *prio = nullptr;
     for (size_t i = 1; i < cs.size(); ++i) {
-      const ast::ProbePointComponent *&slot =
-          i == 3 && cs[i].functor == "priority" ? prio
-          : i < 3 && cs[i].functor == "hook"    ? hook
-          : i < 3 && cs[i].functor == "pf"      ? pf
-                                                : prio;
-      if (slot || (i < 3 && cs[i].functor == "priority") || i > 3 ||
-          (cs[i].functor != "hook" && cs[i].functor != "pf" && cs[i].functor != "priority")) {
+      const ast::ProbePointComponent **slot = nullptr;
+      if (i < 3 && cs[i].functor == "hook")
+        slot = &hook;
+      else if (i < 3 && cs[i].functor == "pf")
+        slot = &pf;
+      else if (i == 3 && cs[i].functor == "priority")
+        slot = &prio;
+      if (!slot || *slot) {
         diag.error(cs[i].loc, "unexpected '" + cs[i].functor + "' in '" +
                                   probe_point_string(point) + "': " + usage);
         return false;
@@ -246,7 +248,7 @@ public:
         diag.error(cs[i].loc, "netfilter ." + cs[i].functor + " takes a string: " + usage);
         return false;
       }
-      slot = &cs[i];
+      *slot = &cs[i];
     }
     if (cs[0].arg || !hook || !pf) {
       diag.error(cs[0].loc, "incomplete netfilter probe '" + probe_point_string(point) +
