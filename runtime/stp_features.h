@@ -38,6 +38,7 @@
 #define STP_FEATURE_PERF
 #define STP_FEATURE_TIMER
 #define STP_FEATURE_PROCFS
+#define STP_FEATURE_NETFILTER
 #endif
 
 /* What parts need of each other. */

@@ -43,6 +43,12 @@
 #else
 #define STP_KIND_OPS_PROCFS NULL
 #endif
+#ifdef STP_FEATURE_NETFILTER
+#include "netfilter.c"
+#define STP_KIND_OPS_NETFILTER &stp_kind_netfilter
+#else
+#define STP_KIND_OPS_NETFILTER NULL
+#endif
 
 #define STP_KIND_OPS(ID, name) [STP_KIND_##ID] = STP_KIND_OPS_##ID,
 static const struct stp_probe_kind_ops *const stp_probe_kinds[STP_NKINDS] = {

@@ -34,6 +34,9 @@
 #ifdef STP_FEATURE_PROCFS
 #include "procfs.h"
 #endif
+#ifdef STP_FEATURE_NETFILTER
+#include "netfilter.h"
+#endif
 
 /* X(ID, name), in arming order: the session registers every kind in this
  * order (before the begin probes), starts them in this order (after the
@@ -45,7 +48,8 @@
 	X(PROC, proc_events)     \
 	X(PERF, perf)            \
 	X(TIMER, timer)          \
-	X(PROCFS, procfs)
+	X(PROCFS, procfs)        \
+	X(NETFILTER, netfilter)
 
 #define STP_KIND_ENUM(ID, name) STP_KIND_##ID,
 enum stp_probe_kind_id { STP_PROBE_KINDS(STP_KIND_ENUM) STP_NKINDS };

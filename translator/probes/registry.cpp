@@ -11,6 +11,7 @@ const ProbeFamily &uprobe_family();
 const ProbeFamily &process_events_family();
 const ProbeFamily &perf_family();
 const ProbeFamily &procfs_family();
+const ProbeFamily &netfilter_family();
 
 const std::vector<const ProbeFamily *> &all_families() {
   static const std::vector<const ProbeFamily *> families = {
@@ -22,6 +23,7 @@ const std::vector<const ProbeFamily *> &all_families() {
       &process_events_family(),
       &perf_family(),
       &procfs_family(),
+      &netfilter_family(),
   };
   return families;
 }
