@@ -73,6 +73,8 @@ private:
       if (t && rp_ && rp_->pp.rfind("kernel.trace(", 0) == 0)
         fail(t->loc, "write to tracepoint variable '" + t->name +
                          "' not permitted; need stap -g");
+      else if (t && t->name == "$verdict" && rp_ && rp_->pp.rfind("netfilter.", 0) == 0)
+        fail(t->loc, "write to netfilter verdict requires guru mode; need stap -g");
       else if (t)
         fail(t->loc, "write to target variable not permitted; need stap -g");
       else if (c)
