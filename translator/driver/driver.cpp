@@ -35,6 +35,7 @@
 #include "passes/resolve_symbols.h"
 #include "passes/warn_unused.h"
 #include "passes/elide_unused.h"
+#include "passes/elide_empty_probes.h"
 #include "passes/entry_values.h"
 #include "passes/fold_constants.h"
 #include "debuginfo/kernel_debuginfo.h"
@@ -271,6 +272,8 @@ bool Driver::pass2_elaborate() {
     infer_types(program_, diag_);
   if (!diag_.errors() && !opts_.unoptimized)
     elide_unused_assignments(program_, diag_);
+  if (!diag_.errors() && !opts_.unoptimized && !listing)
+    elide_empty_probes(program_, diag_);
   if (!diag_.errors())
     check_global_settings(program_, opts_.global_sets, diag_);
   if (!diag_.errors())

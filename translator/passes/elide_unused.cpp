@@ -164,7 +164,7 @@ public:
 private:
   bool dead(ast::Stmt *s) const {
     auto *es = dynamic_cast<ast::ExprStmt *>(s);
-    if (!es || es->loc.file == script_)
+    if (!es)
       return false;
     auto *a = dynamic_cast<ast::AssignExpr *>(es->expr);
     if (!a || a->op != ast::AssignOp::Assign)
@@ -210,11 +210,17 @@ public:
 void elide_unused_assignments(Program &program, Diagnostics &diag) {
   const Purity pure = function_purity(program);
   const auto &script = program.files.front();
-  // The script's own functions: only what does nothing goes.
+  // The script's own functions: what does nothing goes, and assignments
+  // to locals the function never reads (warn_unused.h said so).
   for (ast::FunctionDecl *fn : program.functions)
     if (fn->file == script->source.get() && fn->body) {
-      Remover rm({}, pure, script->source.get(), &diag);
-      fn->body->accept(rm);
+      for (bool again = true; again;) {
+        Reads r;
+        fn->body->accept(r);
+        Remover rm(r.read, pure, script->source.get(), &diag);
+        fn->body->accept(rm);
+        again = rm.removed;
+      }
     }
   for (ast::ProbeDecl *p : script->probes) {
     for (bool again = true; again;) {

@@ -10,8 +10,8 @@
 // embedded-C function is pure when its body says `/* pure */`; a script
 // function when its body has no side effects; of the built-ins, the
 // sprint family. Repeated until nothing changes (argstr's removal frees
-// flags_str). Only code from tapset files is touched: the user script's own
-// dead assignments are warned about (warn_unused.h) and kept.
+// flags_str). The user script's own dead assignments go too, as in 4.8
+// (warn_unused.h says "Eliding assignment to 'x'" at each).
 //
 // In the user script's own probes and functions, an expression statement
 // without side effects (`1;`, `x;`, `f();` of a pure f, `a[k];`) is removed
