@@ -153,6 +153,7 @@ public:
       }
       if (auto *es = dynamic_cast<ast::ExprStmt *>(s); es && does_nothing(*es)) {
         diag_->warning(expression_start(es->expr), "Eliding side-effect-free expression");
+        removed = true; // what it read may now be dead (`s = "a"; s;`)
         continue;
       }
       s->accept(*this);
