@@ -41,3 +41,12 @@ const struct kernel_param_ops stp_param_ops_str = {
 int stp_verbose;
 module_param_named(_stp_verbose, stp_verbose, int, 0444);
 MODULE_PARM_DESC(_stp_verbose, "staprun -v: report why backtraces stop");
+
+/* stap --remote: which host of the command line this session runs on
+ * (remote_id(), remote_uri() in tapsets/context.stp); -1 and "" here. */
+int stp_remote_id = -1;
+module_param_named(_stp_remote_id, stp_remote_id, int, 0444);
+MODULE_PARM_DESC(_stp_remote_id, "stap --remote: this host's index");
+char stp_remote_uri[MAXSTRINGLEN];
+module_param_string(_stp_remote_uri, stp_remote_uri, sizeof(stp_remote_uri), 0444);
+MODULE_PARM_DESC(_stp_remote_uri, "stap --remote: this host's URL");

@@ -240,6 +240,9 @@ static inline bool stp_privilege_allows_current(void)
 void stp_error(struct stp_context *c, const char *msg);
 /* system(): staprun runs `cmd` (one line) with /bin/sh in the background. */
 void stp_system(const char *cmd);
+/* stap --remote: this session's host index and URL (params.c). */
+extern int stp_remote_id;
+extern char stp_remote_uri[];
 /* switch_file(): staprun closes its -o file and opens the next one. */
 void stp_switch_file(struct stp_context *c);
 /* warn(): staprun prints "WARNING: msg"; the handler goes on. */

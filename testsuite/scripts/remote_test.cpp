@@ -35,6 +35,18 @@ TEST_P(RemoteStap, ErrorsInTheGuestComeBackWithStatusOne) {
   EXPECT_EQ(r.status, 1);
 }
 
+// remote_id() and remote_uri(): the host's index among the --remote
+// options and its URL, as 4.8's tapset documents them.
+TEST_P(RemoteStap, TheScriptKnowsWhichRemoteItRunsOn) {
+  auto target = stap::remote::default_vm_target(GetParam());
+  ASSERT_TRUE(target);
+  CommandResult r = stap_remote(
+      GetParam(), "-e " + shell_quote("probe begin { printf(\"%d %s\\n\", remote_id(), "
+                                      "remote_uri()); exit() }"));
+  EXPECT_EQ(r.out, "0 qemu://" + target->release + "\n");
+  EXPECT_EQ(r.status, 0);
+}
+
 // A session that never ends by itself is stopped at --remote-timeout: the
 // guest sends staprun SIGTERM, so the end probes still run, and stap says
 // why it stopped.

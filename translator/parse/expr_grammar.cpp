@@ -323,6 +323,10 @@ const auto hist_bucket = [](auto &ctx) {
 
 const auto at_op = [](auto &ctx) {
   const Token *t = _attr(ctx);
+  // @const names a C constant: embedded C, so tapsets and guru mode only
+  // (4.8's parse error).
+  if (t->text == "@const" && !state(ctx).embedded_allowed)
+    throw ParseError{t, "using @const operator not permitted; need stap -g"};
   auto *a = state(ctx).template make<AtOpExpr>(t);
   a->name = t->text.substr(1);
   _val(ctx) = a;

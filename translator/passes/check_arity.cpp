@@ -29,10 +29,15 @@ public:
       visit_expr(n.array);
   }
   void visit(ast::ForeachStmt &n) override {
-    if (auto *sym = dynamic_cast<ast::SymbolExpr *>(n.array))
+    if (auto *sym = dynamic_cast<ast::SymbolExpr *>(n.array)) {
       use(*sym, n.keys.size());
-    else
+      // A slice `a[1, *]` gives every index of the array (4.8 rejects
+      // `foreach ([k, l] in a[1])`).
+      if (!n.slice.empty() && n.slice.size() != n.keys.size())
+        use(*sym, n.slice.size());
+    } else {
       visit_expr(n.array);
+    }
     for (ast::Expr *e : n.slice)
       visit_expr(e);
     visit_expr(n.limit);

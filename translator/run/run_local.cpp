@@ -11,7 +11,8 @@
 
 namespace stap::run {
 
-std::vector<std::string> staprun_args(const Options &opts, const std::string &ko) {
+std::vector<std::string> staprun_args(const Options &opts, const std::string &ko,
+                                      const RemoteInstance &remote) {
   std::vector<std::string> a;
   for (int i = 0; i < opts.verbose; ++i)
     a.push_back("-v");
@@ -32,6 +33,9 @@ std::vector<std::string> staprun_args(const Options &opts, const std::string &ko
   a.push_back(ko);
   for (const auto &g : opts.global_sets)
     a.push_back(g);
+  if (remote.id >= 0)
+    a.insert(a.end(), {"_stp_remote_id=" + std::to_string(remote.id),
+                       "_stp_remote_uri=" + remote.uri});
   return a;
 }
 

@@ -58,7 +58,7 @@ int run_remote(const Options &opts, const Target &, const std::string &ko, Diagn
   Options guest = opts;
   guest.output_file.clear();
   std::string cmd = "staprun";
-  for (const auto &a : staprun_args(guest, basename_of(ko)))
+  for (const auto &a : staprun_args(guest, basename_of(ko), {0, opts.remote}))
     cmd += " " + shell_quote(a);
 
   remote::VmJob job;

@@ -117,7 +117,8 @@ int run_ssh(const Options &opts, const std::vector<SshRun> &runs, Diagnostics &d
     const remote::SshHost &host = *h.run->host;
     std::string cmd = "echo $$ > pid && exec ./" +
                       basename_of(tool_path(host.arch() == "i386" ? "staprun32" : "staprun"));
-    for (const auto &a : staprun_args(remote_opts, basename_of(h.run->ko)))
+    RemoteInstance instance{static_cast<int>(&h - hosts.data()), host.url().url};
+    for (const auto &a : staprun_args(remote_opts, basename_of(h.run->ko), instance))
       cmd += " " + shell_quote(a);
     h.pid = host.start(cmd, h.out.fd, h.err.fd);
     h.out.to = out;
