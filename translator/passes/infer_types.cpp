@@ -300,6 +300,32 @@ public:
       if (v->type == Type::Unknown)
         diag_.error(v->loc, "unresolved type for local '" + v->name + "'");
     });
+    // A call of a function that returns nothing, used as a value
+    // (`println(f())` of `function f() { print(1) }`): 4.8's "unresolved
+    // type". As a statement of its own it is fine.
+    struct VoidValues : ast::Visitor {
+      Diagnostics &diag;
+      explicit VoidValues(Diagnostics &d) : diag(d) {}
+      void visit(ast::ExprStmt &n) override {
+        if (auto *call = dynamic_cast<ast::CallExpr *>(n.expr)) {
+          for (ast::Expr *a : call->args)
+            visit_expr(a);
+          return;
+        }
+        Visitor::visit(n);
+      }
+      void visit(ast::CallExpr &n) override {
+        Visitor::visit(n);
+        if (n.callee && n.type == Type::Unknown)
+          diag.error(n.loc, "unresolved type: '" + n.name + "' returns no value");
+      }
+    } void_values(diag_);
+    for (ast::ProbeDecl *pr : p.files.front()->probes)
+      if (pr->body)
+        pr->body->accept(void_values);
+    for (ast::FunctionDecl *fn : p.functions)
+      if (fn->body && fn->file == p.files.front()->source.get())
+        fn->body->accept(void_values);
   }
 
 private:
