@@ -13,6 +13,13 @@ int main(void)
 	struct sockaddr_in6 a6;
 	int s4 = socket(AF_INET, SOCK_STREAM, 0), s6 = socket(AF_INET6, SOCK_STREAM, 0);
 
+	int one = 1;
+
+	/* Other tests of the same guest boot talk TCP on these ports
+	 * (families/loopback.c): their connections may still be in
+	 * TIME_WAIT, which only SO_REUSEADDR binds past. */
+	setsockopt(s4, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(s6, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	memset(&a4, 0, sizeof(a4));
 	a4.sin_family = AF_INET;
 	a4.sin_port = htons(4242);
