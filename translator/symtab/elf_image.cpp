@@ -45,6 +45,24 @@ ElfImage::~ElfImage() {
     ::close(fd_);
 }
 
+// The program headers that can be read. A count past the table (a hostile
+// e_phnum, or PN_XNUM's count in section 0) makes gelf_getphdr fail for
+// every later index: stop there, not after billions of failed calls
+// (elf_table_fuzz found the hang).
+static std::vector<GElf_Phdr> program_headers(Elf *elf) {
+  std::vector<GElf_Phdr> out;
+  size_t n = 0;
+  if (elf_getphdrnum(elf, &n) != 0)
+    return out;
+  for (size_t i = 0; i < n; ++i) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(elf, static_cast<int>(i), &ph))
+      break;
+    out.push_back(ph);
+  }
+  return out;
+}
+
 bool ElfImage::init(std::string &err) {
   GElf_Ehdr eh;
   if (!elf_ || elf_kind(elf_) != ELF_K_ELF || !gelf_getehdr(elf_, &eh)) {
@@ -54,12 +72,9 @@ bool ElfImage::init(std::string &err) {
   machine_ = eh.e_machine;
   type_ = eh.e_type;
   is_64_ = gelf_getclass(elf_) == ELFCLASS64;
-  size_t nph = 0;
-  elf_getphdrnum(elf_, &nph);
   bool first = true;
-  for (size_t i = 0; i < nph; ++i) {
-    GElf_Phdr ph;
-    if (!gelf_getphdr(elf_, static_cast<int>(i), &ph) || ph.p_type != PT_LOAD)
+  for (const GElf_Phdr &ph : program_headers(elf_)) {
+    if (ph.p_type != PT_LOAD)
       continue;
     loads_.push_back({ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz});
     uint64_t page = ph.p_vaddr & ~uint64_t(0xfff);
@@ -125,11 +140,8 @@ std::string ElfImage::build_id() const {
 }
 
 std::string ElfImage::interpreter() const {
-  size_t nph = 0;
-  elf_getphdrnum(elf_, &nph);
-  for (size_t i = 0; i < nph; ++i) {
-    GElf_Phdr ph;
-    if (!gelf_getphdr(elf_, static_cast<int>(i), &ph) || ph.p_type != PT_INTERP)
+  for (const GElf_Phdr &ph : program_headers(elf_)) {
+    if (ph.p_type != PT_INTERP)
       continue;
     size_t size = 0;
     const char *raw = elf_rawfile(elf_, &size);
