@@ -104,10 +104,17 @@ TEST(ParseExpr, CastVarAndAutocast) {
 }
 
 TEST(ParseExpr, AtOperators) {
-  EXPECT_EQ(body("a = @defined($x) ? @entry($y) : @const(\"PAGE_SIZE\"); @probewrite(v); "
+  EXPECT_EQ(body("a = @defined($x) ? @entry($y) : 0; @probewrite(v); "
                  "b = @kregister(1) + @uregister(2) + @kderef(4, p) + @uderef(8, q)"),
-            "a = @defined($x) ? @entry($y) : @const(\"PAGE_SIZE\");\n@probewrite(v);\n"
+            "a = @defined($x) ? @entry($y) : 0;\n@probewrite(v);\n"
             "b = @kregister(1) + @uregister(2) + @kderef(4, p) + @uderef(8, q);");
+  // @const is embedded C: guru mode or a tapset (4.8's parse error).
+  parse::ParseOptions guru;
+  guru.env.guru_mode = true;
+  Parsed g = parse_text("probe begin { a = @const(\"PAGE_SIZE\") }", guru);
+  EXPECT_EQ(g.errors, "");
+  EXPECT_EQ(first_error("probe begin { a = @const(\"PAGE_SIZE\") }"),
+            "<input>:1:19: error: using @const operator not permitted; need stap -g");
   EXPECT_EQ(first_error("probe begin { x = @nosuch(1) }"),
             "<input>:1:19: error: unknown macro or @-operator '@nosuch'");
 }
