@@ -580,6 +580,18 @@ static inline void stp_f64_to_str(char *out, unsigned outlen, u64 a, int precisi
 	out[o] = '\0';
 }
 
+/* 10^n (n >= 0) by squaring: exact up to 10^22. */
+static inline u64 stp_f64_pow10(int n)
+{
+	u64 p = stp_f64_from_i64(1), ten = stp_f64_from_i64(10);
+	for (; n; n >>= 1) {
+		if (n & 1)
+			p = stp_f64_mul(p, ten);
+		ten = stp_f64_mul(ten, ten);
+	}
+	return p;
+}
+
 /* Decimal text to binary64: [+-]digits[.digits][(e|E)[+-]digits], with
  * at least one digit, nothing around it. 0 and *out, or -1 when the text
  * is not a number. Correctly rounded when the value has at most 18
@@ -588,8 +600,8 @@ static inline void stp_f64_to_str(char *out, unsigned outlen, u64 a, int precisi
  * (4.8's own conversion is approximate too). */
 static inline int stp_f64_from_str(const char *s, u64 *out)
 {
-	u64 m = 0, f, p, ten;
-	int sign = 0, digits = 0, used = 0, exp10 = 0, esign = 1, ev = 0, n;
+	u64 m = 0, f, p;
+	int sign = 0, digits = 0, used = 0, exp10 = 0, esign = 1, ev = 0;
 	if (*s == '+' || *s == '-')
 		sign = *s++ == '-';
 	for (; *s >= '0' && *s <= '9'; s++, digits++) {
@@ -634,24 +646,10 @@ static inline int stp_f64_from_str(const char *s, u64 *out)
 	/* far below 1: divide in two steps, so that 10^|exp10| does not
 	 * overflow before a subnormal result is reached */
 	if (exp10 < -300) {
-		p = stp_f64_from_i64(1);
-		ten = stp_f64_from_i64(10);
-		for (n = 300; n; n >>= 1) {
-			if (n & 1)
-				p = stp_f64_mul(p, ten);
-			ten = stp_f64_mul(ten, ten);
-		}
-		f = stp_f64_div(f, p);
+		f = stp_f64_div(f, stp_f64_pow10(300));
 		exp10 += 300;
 	}
-	/* 10^|exp10| by squaring (exact up to 10^22) */
-	p = stp_f64_from_i64(1);
-	ten = stp_f64_from_i64(10);
-	for (n = exp10 < 0 ? -exp10 : exp10; n; n >>= 1) {
-		if (n & 1)
-			p = stp_f64_mul(p, ten);
-		ten = stp_f64_mul(ten, ten);
-	}
+	p = stp_f64_pow10(exp10 < 0 ? -exp10 : exp10);
 	f = exp10 < 0 ? stp_f64_div(f, p) : stp_f64_mul(f, p);
 	*out = f | ((u64)sign << 63);
 	return 0;
