@@ -38,19 +38,25 @@ bool OutputFiles::open_first() { return open_number(0); }
 
 bool OutputFiles::next() { return open_number(number_ + 1); }
 
+bool write_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
 bool OutputFiles::write(const char *buf, size_t n) {
   if (limit_ && size_ > 0 && size_ + n > limit_ && !next())
     return false;
-  while (n > 0) {
-    ssize_t w = ::write(fd_, buf, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w < 0)
-      return false;
-    buf += w;
-    n -= static_cast<size_t>(w);
-    size_ += static_cast<uint64_t>(w);
-  }
+  if (!write_all(fd_, buf, n))
+    return false;
+  size_ += n;
   return true;
 }
 

@@ -11,6 +11,9 @@
 
 namespace staprun {
 
+// Writes all of p[0..n) to fd, going on after EINTR and short writes.
+bool write_all(int fd, const char *p, size_t n);
+
 class OutputFiles {
 public:
   // size_mb 0: no size limit; max_files 0: keep them all.

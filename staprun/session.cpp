@@ -24,19 +24,6 @@
 namespace staprun {
 namespace {
 
-bool write_all(int fd, const char *p, size_t n) {
-  while (n) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return false;
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
 // A command the shell can replace itself with: no list (`a; b`, `a && b`,
 // `a | b`, `a &`) and no compound command (`for`, `if`, `(...)`, `{...}`).
 // Redirections are fine: `exec cmd > file` keeps them.
