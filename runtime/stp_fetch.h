@@ -93,7 +93,8 @@ static inline struct pt_regs *stp_user_regs(struct stp_context *c)
 static inline bool stp_compat_regs(const struct pt_regs *regs)
 {
 #ifdef STP_COMPAT
-	return user_mode(regs) && !user_64bit_mode((struct pt_regs *)regs);
+	/* Neither helper writes; only user_64bit_mode() says so in its type. */
+	return user_mode((struct pt_regs *)regs) && !user_64bit_mode((struct pt_regs *)regs);
 #else
 	return false;
 #endif
@@ -174,7 +175,7 @@ static inline int stp_arg_slot(struct stp_context *c, long n, u64 *out, unsigned
 		stp_error(c, "cannot access function args in this context");
 		return -1;
 	}
-	user = user_mode(regs);
+	user = user_mode((struct pt_regs *)regs); /* it only reads */
 	*size = sizeof(long);
 	if (user) {
 		arg_regs = stp_user_arg_regs;

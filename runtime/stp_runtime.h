@@ -11,25 +11,7 @@
 #ifndef STP_RUNTIME_H
 #define STP_RUNTIME_H
 
-#include <linux/types.h>
-#include <linux/compiler.h>
-#include <linux/string.h>
-#include <linux/limits.h>
-#include <linux/math64.h>
-#include <linux/spinlock.h>
-#include <linux/sched.h>
-#include <linux/cred.h>
-#include <linux/pid_namespace.h>
-#include <linux/user_namespace.h>
-#include <linux/smp.h>
-#include <linux/jiffies.h>
-#include <linux/overflow.h>
-#include <linux/vmalloc.h>
-#include <linux/timekeeping.h>
-#include <linux/hrtimer.h>
-#include <linux/kprobes.h>
-#include <linux/list.h>
-#include <linux/moduleparam.h>
+#include "stp_kernel.h"
 
 #include "stp_features.h"
 #include "regex_vm.h"

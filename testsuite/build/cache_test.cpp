@@ -181,9 +181,91 @@ TEST_F(ModuleCache, LaterModulesReuseTheRuntimeAndKbuildsEnvironment) {
   CommandResult second = stap("-v -e 'probe begin { println(\"another\"); exit() }'");
   ASSERT_EQ(second.status, 0) << second.err;
   EXPECT_FALSE(has(second.err, "compiling the runtime")) << second.err;
-  EXPECT_TRUE(has(second.err, "running Kbuild's sub-makes with " + cache() + "/runtime/"))
+  // The first build recorded Kbuild's commands: the second runs them
+  // without make, from the kernel's precompiled header (built once).
+  EXPECT_TRUE(has(second.err, "Pass 4: precompiling the kernel's headers into \"" + cache() +
+                                  "/runtime/"))
+      << second.err;
+  EXPECT_TRUE(has(second.err, "Pass 4: built with recorded commands and the precompiled header"))
       << second.err;
   EXPECT_EQ(slurp(chomp(second.out)).substr(0, 4), "\x7f" "ELF");
+  CommandResult third = stap("-v -e 'probe begin { println(\"a third\"); exit() }'");
+  ASSERT_EQ(third.status, 0) << third.err;
+  EXPECT_FALSE(has(third.err, "precompiling")) << third.err;
+  EXPECT_TRUE(has(third.err, "Pass 4: built with recorded commands and the precompiled header"))
+      << third.err;
+}
+
+// Without a recorded recipe (a first build with -m records none: its name
+// could occur elsewhere in the commands), Kbuild's saved environment
+// still spares the top Makefile.
+TEST_F(ModuleCache, WithoutRecordedCommandsTheSubMakesRun) {
+  CommandResult first = stap("-v -m first_named " + kScript);
+  ASSERT_EQ(first.status, 0) << first.err;
+  CommandResult second = stap("-v -m second_named " + kScript);
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_TRUE(has(second.err, "running Kbuild's sub-makes with " + cache() + "/runtime/"))
+      << second.err;
+  EXPECT_TRUE(has(second.err, "Pass 4: built with Kbuild's sub-makes")) << second.err;
+}
+
+// A module built from the recorded commands and the precompiled header is
+// the module Kbuild builds: the same sections of the same sizes, the same
+// code (only the name differs, in .modinfo and the module struct).
+TEST_F(ModuleCache, ADirectBuildGivesKbuildsModule) {
+  ASSERT_EQ(stap(kScript).status, 0); // records the commands
+  const std::string script =
+      "-e 'global a probe kernel.function(\"vfs_read\") { a[execname()]++ } "
+      "probe timer.s(1) { foreach (k in a) printf(\"%s %d\\n\", k, a[k]); exit() }'";
+  CommandResult direct = stap("-v -m direct_a " + script);
+  ASSERT_EQ(direct.status, 0) << direct.err;
+  ASSERT_TRUE(has(direct.err, "built with recorded commands and the precompiled header"))
+      << direct.err;
+  for (auto &e : fs::recursive_directory_iterator(cache() + "/runtime"))
+    if (has(e.path().filename().string(), "kbuild_recipe_"))
+      fs::remove(e.path());
+  CommandResult kbuild = stap("-v -m direct_b " + script);
+  ASSERT_EQ(kbuild.status, 0) << kbuild.err;
+  ASSERT_TRUE(has(kbuild.err, "built with Kbuild's sub-makes")) << kbuild.err;
+  auto sections = [](const std::string &ko) {
+    return run_command("readelf -S -W " + shell_quote(ko) + " | awk '/^ *\\[/ {print $2, $6}'", "/").out;
+  };
+  auto code = [](const std::string &ko) {
+    return run_command("objdump -dr " + shell_quote(ko) + " | tail -n +4", "/").out;
+  };
+  std::string a = dir_ + "/work/direct_a.ko", b = dir_ + "/work/direct_b.ko";
+  EXPECT_EQ(sections(a), sections(b));
+  EXPECT_TRUE(has(sections(a), ".text ")) << sections(a);
+  EXPECT_FALSE(has(sections(a), ".eh_frame")) << sections(a);
+  EXPECT_EQ(code(a), code(b));
+  EXPECT_TRUE(has(run_command("modinfo -F name " + a, "/").out, "direct_a"));
+}
+
+// A compile error makes the direct build fail quietly; Kbuild then builds
+// and reports it as always.
+TEST_F(ModuleCache, ACompileErrorIsReportedByKbuild) {
+  ASSERT_EQ(stap(kScript).status, 0);
+  CommandResult bad = stap("-g -e 'function f:long() %{ STAP_RETVALUE = undefined_thing; %} "
+                           "probe begin { println(f()); exit() }'");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_TRUE(has(bad.err, "error: \u2018undefined_thing\u2019 undeclared")) << bad.err;
+  EXPECT_TRUE(has(bad.err, "Pass 4: compilation failed.")) << bad.err;
+}
+
+// A precompiled header is checked by its size (hashing tens of MB would
+// cost more than it saves): a truncated one is rebuilt.
+TEST_F(ModuleCache, ADamagedPrecompiledHeaderIsRebuilt) {
+  ASSERT_EQ(stap(kScript).status, 0);
+  CommandResult second = stap("-v -e 'probe begin { println(\"another\"); exit() }'");
+  ASSERT_EQ(second.status, 0) << second.err;
+  std::string gch = only(cache() + "/runtime", ".h.gch");
+  ASSERT_FALSE(gch.empty());
+  fs::resize_file(gch, fs::file_size(gch) / 2);
+  CommandResult third = stap("-v -e 'probe begin { println(\"a third\"); exit() }'");
+  ASSERT_EQ(third.status, 0) << third.err;
+  EXPECT_TRUE(has(third.err, "Pass 4: precompiling the kernel's headers")) << third.err;
+  EXPECT_TRUE(has(third.err, "built with recorded commands and the precompiled header"))
+      << third.err;
 }
 
 TEST_F(ModuleCache, ADamagedRuntimeObjectIsRebuilt) {

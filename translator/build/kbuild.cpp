@@ -1,4 +1,6 @@
 #include "build/kbuild.h"
+#include "build/direct_build.h"
+#include "build/kbuild_recipe.h"
 #include "util/run_child.h"
 #include "util/shell.h"
 
@@ -28,7 +30,8 @@ bool is_dir(const std::string &p) {
 }
 
 
-// ccflags for the runtime include path, the fixed flags and each -D.
+// ccflags for the runtime include path, the fixed flags and each -D
+// (kbuild_ccflags_text() is what make makes of them).
 std::string ccflags(const KbuildJob &job) {
   std::string r = std::string("ccflags-y := -I") + job.runtime_dir + " ";
   if (!job.unwind_dir.empty())
@@ -213,11 +216,32 @@ const std::string &strip_debug(const std::string &ko) {
   return ko;
 }
 
+// With `record_recipe`, the commands Kbuild ran for `ko`, for the next
+// module's direct build; a recipe that cannot be read is not written.
+const std::string &record(const KbuildJob &job, const std::string &ko) {
+  KbuildRecipe r;
+  std::string why;
+  if (job.record_recipe &&
+      record_recipe(job.dir, job.module_name, kbuild_ccflags_text(job), r, why))
+    write_file(job.dir + "/.stap_recipe", recipe_to_text(r));
+  return ko;
+}
+
 } // namespace
 
 // A format/argument mismatch in generated code is a bug: fail the build.
 // No debug information: see strip_debug().
 const char *kbuild_cflags() { return "-Werror=format -g0"; }
+
+std::string kbuild_ccflags_text(const KbuildJob &job) {
+  std::string r = "-I" + job.runtime_dir + " ";
+  if (!job.unwind_dir.empty())
+    r += "-I" + job.unwind_dir + " ";
+  r += kbuild_cflags();
+  for (const auto &d : job.defines)
+    r += " " + shell_quote("-D" + d);
+  return r;
+}
 
 std::string unwind_dir_for(const std::string &runtime_dir) {
   std::error_code ec;
@@ -236,7 +260,9 @@ std::string kernel_build_dir(const std::string &release, std::string &err) {
   return dir;
 }
 
-std::string build_module(const KbuildJob &job, Diagnostics &diag) {
+std::string build_module(const KbuildJob &job, Diagnostics &diag, std::string *how) {
+  std::string ignored;
+  std::string &said = how ? *how : ignored;
   const std::string &name = job.module_name;
   const std::string runtime = job.dir + "/" + name + "_runtime.o";
   // Without a prebuilt runtime object, unwind/ is compiled here too.
@@ -267,13 +293,21 @@ std::string build_module(const KbuildJob &job, Diagnostics &diag) {
     return {};
   }
   std::string ko = job.dir + "/" + name + ".ko";
+  if (job.recipe && !job.verbose) {
+    std::string log, direct = build_direct(job, *job.recipe, job.pch_header, log);
+    said = job.pch_header.empty() ? "recorded commands" : "recorded commands and the precompiled header";
+    if (!direct.empty())
+      return strip_debug(direct);
+  }
+  said = "Kbuild's sub-makes";
   if (!job.replay_env.empty() && !job.verbose && replay_make(job, ko))
-    return strip_debug(ko);
+    return record(job, strip_debug(ko));
+  said = "Kbuild's make";
   if (!run_make(job, "modules", ko, diag))
     return {};
   if (job.capture_env)
     keep_make_variables(job.dir + "/.kbuild.env");
-  return strip_debug(ko);
+  return record(job, strip_debug(ko));
 }
 
 std::string build_runtime_object(const KbuildJob &job, Diagnostics &diag) {

@@ -7,6 +7,8 @@
 
 namespace stap::build {
 
+struct KbuildRecipe;
+
 struct KbuildJob {
   std::string module_name;  // NAME: the module is DIR/NAME.ko
   std::string dir;          // a scratch directory that holds the sources
@@ -36,7 +38,19 @@ struct KbuildJob {
   // back to the full make if they fail.
   bool capture_env = false;
   std::string replay_env;
+  // Pass 4 without make (direct_build.h): the commands recorded from an
+  // earlier Kbuild build of this kernel, tried first (not with `verbose`),
+  // and the kernel's precompiled header for them ("" for none). With
+  // `record_recipe`, a build by Kbuild writes its commands to
+  // DIR/.stap_recipe (kbuild_recipe.h's text form).
+  const KbuildRecipe *recipe = nullptr;
+  std::string pch_header;
+  bool record_recipe = false;
 };
+
+// Our ccflags-y (runtime include paths, kbuild_cflags(), each -D) as they
+// appear on Kbuild's compile line.
+std::string kbuild_ccflags_text(const KbuildJob &job);
 
 // The compiler flags every module and runtime object is built with (part
 // of the cache keys).
@@ -50,8 +64,10 @@ std::string unwind_dir_for(const std::string &runtime_dir);
 std::string kernel_build_dir(const std::string &release, std::string &err);
 
 // Writes the sources and Kbuild file and runs make. Returns the .ko path,
-// or "" after reporting the compiler's output to `diag`.
-std::string build_module(const KbuildJob &job, Diagnostics &diag);
+// or "" after reporting the compiler's output to `diag`. `how`, if given,
+// is set to how it was built: "recorded commands" (with or without "and
+// the precompiled header"), "Kbuild's sub-makes" or "Kbuild's make".
+std::string build_module(const KbuildJob &job, Diagnostics &diag, std::string *how = nullptr);
 
 // Compiles only the runtime (job.c_source and module_name are unused) into
 // JOB.dir/stp_runtime.o, for later modules to link. Returns its path, or

@@ -20,6 +20,7 @@ namespace {
 const long kDefaultLimitMb = 256;
 const long kDefaultIntervalS = 300;
 const char kPayloadTag[] = "payload ";
+const std::string kSizeTag = "size:";
 
 // The integer in DIR/NAME, creating the file with `def` when missing.
 long read_setting(const std::string &dir, const char *name, long def, int verbose) {
@@ -50,6 +51,14 @@ std::vector<std::pair<std::string, std::string>> read_payloads(const std::string
       r.emplace_back(ext, hash);
   }
   return r;
+}
+
+// "size:N" for a payload checked by its size only (see store()), "" if
+// it is missing.
+std::string size_tag(const std::string &path) {
+  std::error_code ec;
+  uintmax_t n = fs::file_size(path, ec);
+  return ec ? std::string() : kSizeTag + std::to_string(n);
 }
 
 void remove_entry(const CacheEntry &e, const std::vector<std::pair<std::string, std::string>> &payloads) {
@@ -107,11 +116,12 @@ bool ModuleCache::lookup(const CacheEntry &e, std::string &why) const {
   for (const auto &[ext, hash] : payloads) {
     if (!why.empty())
       break;
-    std::string got = hash_file(e.path(ext));
+    std::string got = hash.rfind(kSizeTag, 0) == 0 ? size_tag(e.path(ext)) : hash_file(e.path(ext));
     if (got.empty())
       why = e.path(ext) + " is missing";
     else if (got != hash)
-      why = e.path(ext) + " does not match its recorded hash";
+      why = e.path(ext) + " does not match its recorded " +
+            (hash.rfind(kSizeTag, 0) == 0 ? "size" : "hash");
   }
   if (!why.empty()) {
     remove_entry(e, payloads);
@@ -124,7 +134,8 @@ bool ModuleCache::lookup(const CacheEntry &e, std::string &why) const {
 
 bool ModuleCache::store(const CacheEntry &e,
                         const std::vector<std::pair<std::string, std::string>> &files,
-                        const std::string &key_inputs, std::string &err) const {
+                        const std::string &key_inputs, std::string &err,
+                        const std::vector<std::string> &size_only) const {
   std::error_code ec;
   fs::create_directories(fs::path(e.stem).parent_path(), ec);
   if (ec) {
@@ -138,7 +149,9 @@ bool ModuleCache::store(const CacheEntry &e,
       err = "cannot copy " + from + " to " + e.path(ext);
       return false;
     }
-    log += kPayloadTag + ext + " " + hash_file(e.path(ext)) + "\n";
+    bool by_size = std::find(size_only.begin(), size_only.end(), ext) != size_only.end();
+    log += kPayloadTag + ext + " " + (by_size ? size_tag(e.path(ext)) : hash_file(e.path(ext))) +
+           "\n";
   }
   if (!install_text(log, e.log_path())) {
     err = "cannot write " + e.log_path();

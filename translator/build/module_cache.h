@@ -39,9 +39,14 @@ public:
 
   // Copies each (extension, source file) into the entry, then writes the
   // log (`key_inputs` plus the payload hashes). Safe against concurrent
-  // writers of the same entry: every file is renamed into place.
+  // writers of the same entry: every file is renamed into place. The
+  // payloads of `size_only` are checked by their size alone: precompiled
+  // headers, tens of MB that hashing would take longer to check than they
+  // save, and that the compiler validates itself (a bad one fails the
+  // compile, and pass 4 then builds with Kbuild).
   bool store(const CacheEntry &e, const std::vector<std::pair<std::string, std::string>> &files,
-             const std::string &key_inputs, std::string &err) const;
+             const std::string &key_inputs, std::string &err,
+             const std::vector<std::string> &size_only = {}) const;
 
   // Removes least recently used entries until the cache fits in
   // cache_mb_limit (MiB, default 256), at most once per

@@ -1,33 +1,11 @@
 #include "build/prebuilt_runtime.h"
 
+#include "util/file_lock.h"
+
 #include <cstdio>
-#include <fcntl.h>
 #include <filesystem>
-#include <sys/file.h>
-#include <unistd.h>
 
 namespace stap::build {
-namespace {
-
-// An exclusive flock held for the life of the object.
-class FileLock {
-public:
-  explicit FileLock(const std::string &path) : fd_(open(path.c_str(), O_RDWR | O_CREAT, 0644)) {
-    if (fd_ >= 0)
-      flock(fd_, LOCK_EX);
-  }
-  ~FileLock() {
-    if (fd_ >= 0)
-      close(fd_); // releases the lock
-  }
-  FileLock(const FileLock &) = delete;
-  FileLock &operator=(const FileLock &) = delete;
-
-private:
-  int fd_;
-};
-
-} // namespace
 
 std::string prebuilt_runtime(const ModuleCache &cache, const BuildKey &key, KbuildJob job,
                              int verbose, Diagnostics &diag) {

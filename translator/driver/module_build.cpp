@@ -1,15 +1,29 @@
 #include "driver/module_build.h"
 
 #include "build/kbuild.h"
+#include "build/kbuild_recipe.h"
+#include "build/kernel_pch.h"
 #include "build/prebuilt_runtime.h"
 #include "build/runtime_features.h"
 #include "codegen/user_objects.h"
 #include "util/data_dir.h"
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 namespace stap {
+namespace {
+
+std::string read_text(const std::string &path) {
+  std::ifstream in(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+} // namespace
 
 ModuleBuild::ModuleBuild(const Options &opts, const Target &target, const std::string &c_source,
                          const std::vector<UserTable> &tables)
@@ -59,7 +73,8 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
   job.verbose = opts_.verbose >= 3;
   for (size_t i = 0; i < tables_.size(); ++i)
     job.blobs.push_back({codegen::blob_symbol(i), &tables_[i].packed});
-  std::optional<build::CacheEntry> env_entry;
+  std::optional<build::CacheEntry> env_entry, recipe_entry;
+  build::KbuildRecipe recipe;
   if (cache_) {
     job.prebuilt_runtime = build::prebuilt_runtime(*cache_, runtime_key_, job, opts_.verbose, diag);
     if (job.prebuilt_runtime.empty())
@@ -72,18 +87,39 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
       job.replay_env = env_entry->path(".env");
     else
       job.capture_env = true;
+    // The commands that build took, for direct builds (KbuildJob::recipe):
+    // recorded from a module named by its key, whose name occurs nowhere
+    // else in them.
+    recipe_entry = cache_->entry(env_key_.hex, "kbuild_recipe_" + env_key_.hex, "runtime");
+    if (cache_->lookup(*recipe_entry, why) && build::recipe_from_text(read_text(recipe_entry->path(".recipe")), recipe)) {
+      job.recipe = &recipe;
+      job.pch_header = build::kernel_pch(*cache_, env_key_, recipe, job.runtime_dir,
+                                         job.kernel_build_dir, scratch_dir, opts_.verbose);
+      // A recipe from a module without -d tables has no step for them:
+      // this module is built by Kbuild, and its recipe replaces that one.
+      job.record_recipe = recipe.as_blobs.empty() && !job.blobs.empty() && opts_.module_name.empty();
+    } else {
+      job.record_recipe = opts_.module_name.empty();
+    }
     if (opts_.verbose > 1)
       std::fprintf(stderr, "Pass 4: %s\n",
-                   job.replay_env.empty()
+                   job.recipe ? "running Kbuild's recorded commands"
+                   : job.replay_env.empty()
                        ? "running Kbuild's make (saving its sub-make environment)"
                        : ("running Kbuild's sub-makes with " + job.replay_env).c_str());
   }
-  std::string ko = build::build_module(job, diag);
+  std::string how;
+  std::string ko = build::build_module(job, diag, &how);
+  if (!ko.empty() && opts_.verbose > 1)
+    std::fprintf(stderr, "Pass 4: built with %s\n", how.c_str());
   if (ko.empty() || !cache_)
     return ko;
   std::string env_file = scratch_dir + "/.kbuild.env", err;
   if (job.capture_env && access(env_file.c_str(), R_OK) == 0)
     cache_->store(*env_entry, {{".env", env_file}}, env_key_.inputs, err);
+  std::string recipe_file = scratch_dir + "/.stap_recipe";
+  if (job.record_recipe && access(recipe_file.c_str(), R_OK) == 0)
+    cache_->store(*recipe_entry, {{".recipe", recipe_file}}, env_key_.inputs, err);
   if (opts_.verbose > 1)
     std::fprintf(stderr, "Copying \"%s\" to \"%s\"\n", ko.c_str(), entry_->path(".ko").c_str());
   if (!cache_->store(*entry_, {{".ko", ko}, {".c", scratch_dir + "/" + name_ + "_src.c"}},

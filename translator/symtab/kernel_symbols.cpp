@@ -2,19 +2,18 @@
 
 #include "lang/glob.h"
 #include "remote/vm.h"
+#include "util/file_lock.h"
 #include "util/systemtap_dir.h"
 #include "util/progress_line.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
-#include <sys/file.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -140,9 +139,7 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   // One process boots the guest; the others wait here and read its cache.
-  int lock = open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock >= 0)
-    flock(lock, LOCK_EX);
+  FileLock lock(path + ".lock");
   bool ok = parse_cache(read_file(path), k);
   if (!ok) {
     k = KernelSymbols{release, {}, {}};
@@ -150,8 +147,6 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
     if (ok)
       write_atomically(path, cache_text(k));
   }
-  if (lock >= 0)
-    close(lock);
   return ok;
 }
 
