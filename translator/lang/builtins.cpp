@@ -7,7 +7,7 @@ const Builtin *find_builtin(std::string_view name) {
       {"print", 1, -1, ast::Type::Unknown, false},
       {"println", 0, -1, ast::Type::Unknown, false},
       {"printf", 1, -1, ast::Type::Unknown, true},
-      {"exit", 0, 0, ast::Type::Unknown, false},
+      {"exit", 0, 0, ast::Type::Unknown, false, true},
       {"sprintf", 1, -1, ast::Type::String, true},
       {"sprint", 1, -1, ast::Type::String, false},
       {"sprintln", 0, -1, ast::Type::String, false},

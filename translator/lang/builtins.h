@@ -13,6 +13,9 @@ struct Builtin {
   int min_args, max_args; // max -1: any number
   ast::Type result;       // Unknown: no value
   bool format;            // first argument is a printf format literal
+  // SystemTap defines it in a tapset (exit): -p2 lists it among the
+  // functions when it is called, as SystemTap 4.8 does.
+  bool listed_as_function = false;
 };
 
 const Builtin *find_builtin(std::string_view name);

@@ -1,6 +1,11 @@
 #include "passes/print_program.h"
 
+#include "ast/visitor.h"
+#include "lang/builtins.h"
+
+#include <algorithm>
 #include <ostream>
+#include <set>
 
 namespace stap {
 namespace {
@@ -21,11 +26,38 @@ std::string global_line(const ast::GlobalDecl &g) {
   return typed(name, g.type) + " [" + keys + "]";
 }
 
-void locals(const std::vector<ast::VarDecl *> &vars, std::ostream &out) {
-  if (!vars.empty())
-    out << "  # locals\n";
+std::string locals(const std::vector<ast::VarDecl *> &vars) {
+  std::string s = vars.empty() ? "" : "  # locals\n";
   for (const ast::VarDecl *v : vars)
-    out << "  " << typed(v->name, v->type) << "\n";
+    s += "  " + typed(v->name, v->type) + "\n";
+  return s;
+}
+
+// The builtins called in the program that SystemTap defines as tapset
+// functions (lang::Builtin::listed_as_function).
+class ListedBuiltins : public ast::Visitor {
+public:
+  void visit(ast::CallExpr &n) override {
+    Visitor::visit(n);
+    const lang::Builtin *b = n.callee ? nullptr : lang::find_builtin(n.name);
+    if (b && b->listed_as_function)
+      found.insert(b);
+  }
+  std::set<const lang::Builtin *> found;
+};
+
+// The globals in the order SystemTap 4.8 lists them: as symbol resolution
+// first met them (those a later pass added, last).
+std::vector<const ast::GlobalDecl *> listing_order(const Program &p) {
+  std::set<const ast::GlobalDecl *> kept(p.globals.begin(), p.globals.end()), listed;
+  std::vector<const ast::GlobalDecl *> order;
+  for (const ast::GlobalDecl *g : p.globals_by_first_use)
+    if (kept.count(g) && listed.insert(g).second)
+      order.push_back(g);
+  for (const ast::GlobalDecl *g : p.globals)
+    if (listed.insert(g).second)
+      order.push_back(g);
+  return order;
 }
 
 } // namespace
@@ -33,25 +65,39 @@ void locals(const std::vector<ast::VarDecl *> &vars, std::ostream &out) {
 void print_program(const Program &p, std::ostream &out) {
   if (!p.globals.empty()) {
     out << "# globals\n";
-    for (const ast::GlobalDecl *g : p.globals)
+    for (const ast::GlobalDecl *g : listing_order(p))
       out << global_line(*g) << "\n";
   }
-  if (!p.functions.empty()) {
-    out << "# functions\n";
-    for (const ast::FunctionDecl *f : p.functions) {
-      out << typed(f->name, f->return_type) << " (";
-      for (size_t i = 0; i < f->params.size(); ++i)
-        out << (i ? ", " : "") << typed(f->params[i]->name, f->params[i]->type);
-      out << ")\n";
-      locals(f->locals, out);
-    }
+  // Functions by name, as SystemTap 4.8 keeps them, with the builtins it
+  // defines in tapsets among them.
+  std::vector<std::pair<std::string, std::string>> functions; // name, text
+  for (const ast::FunctionDecl *f : p.functions) {
+    std::string text = typed(f->name, f->return_type) + " (";
+    for (size_t i = 0; i < f->params.size(); ++i)
+      text += (i ? ", " : "") + typed(f->params[i]->name, f->params[i]->type);
+    functions.emplace_back(f->name, text + ")\n" + locals(f->locals));
   }
+  ListedBuiltins builtins;
+  for (const auto &rp : p.probes)
+    if (rp.decl->body)
+      rp.decl->body->accept(builtins);
+  for (const ast::FunctionDecl *f : p.functions)
+    if (f->body)
+      f->body->accept(builtins);
+  for (const lang::Builtin *b : builtins.found)
+    functions.emplace_back(std::string(b->name), typed(std::string(b->name), b->result) + " ()\n");
+  std::stable_sort(functions.begin(), functions.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  if (!functions.empty())
+    out << "# functions\n";
+  for (const auto &[name, text] : functions)
+    out << text;
   // Each probe with its derivation and its locals, as SystemTap 4.8
   // prints them (probes that share a body each list its locals).
   out << "# probes\n";
   for (const auto &rp : p.probes) {
     out << rp.pp << " /* " << (rp.derivation.empty() ? "<- " + rp.pn : rp.derivation) << " */\n";
-    locals(rp.decl->locals, out);
+    out << locals(rp.decl->locals);
   }
 }
 

@@ -17,6 +17,10 @@ struct Program {
   // user script use, in declaration order.
   std::vector<ast::FunctionDecl *> functions;
   std::vector<ast::GlobalDecl *> globals;
+  // The same globals in the order symbol resolution first met them (the
+  // script's probes, then functions as calls reach them): SystemTap lists
+  // them that way at -p2 (passes/print_program.cpp).
+  std::vector<ast::GlobalDecl *> globals_by_first_use;
   // The @entry values of return probes (passes/entry_values.cpp): one
   // `struct stp_entry_slots` member each, kept per kretprobe instance.
   std::vector<ast::GlobalDecl *> entry_slots;

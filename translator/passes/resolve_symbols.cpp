@@ -160,6 +160,10 @@ void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag,
       if (used.count(g))
         program.globals.push_back(g);
   }
+  std::set<ast::GlobalDecl *> met;
+  for (ast::GlobalDecl *g : r.globals_used_)
+    if (met.insert(g).second)
+      program.globals_by_first_use.push_back(g);
 }
 
 } // namespace stap
