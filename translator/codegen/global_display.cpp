@@ -1,44 +1,10 @@
 #include "codegen/global_display.h"
 
-#include "ast/visitor.h"
 #include "codegen/names.h"
 
-#include <set>
 
 namespace stap::codegen {
 namespace {
-
-// Sorts global uses into reads and writes. A use as the target of an
-// assignment, ++/-- or delete is a write only, even `x += 1`.
-class ReadWrite : public ast::Visitor {
-public:
-  std::set<ast::GlobalDecl *> read, written;
-
-  void visit(ast::SymbolExpr &n) override {
-    if (n.global)
-      read.insert(n.global);
-  }
-  void visit(ast::AssignExpr &n) override {
-    target(n.target);
-    visit_expr(n.value);
-  }
-  void visit(ast::IncDecExpr &n) override { target(n.operand); }
-  void visit(ast::DeleteStmt &n) override { target(n.target); }
-
-private:
-  void target(ast::Expr *e) {
-    ast::Expr *base = e;
-    if (auto *ix = dynamic_cast<ast::IndexExpr *>(e)) {
-      for (ast::Expr *k : ix->indexes)
-        visit_expr(k);
-      base = ix->base;
-    }
-    if (auto *s = dynamic_cast<ast::SymbolExpr *>(base); s && s->global)
-      written.insert(s->global);
-    else
-      visit_expr(e);
-  }
-};
 
 std::string key_format(const ast::GlobalDecl &g, std::string &args, const std::string &k) {
   std::string fmt;
@@ -69,22 +35,6 @@ std::string value_format(ast::Type t, std::string &args, const std::string &v) {
 }
 
 } // namespace
-
-std::vector<ast::GlobalDecl *> write_only_globals(Program &program) {
-  ReadWrite rw;
-  for (ast::FunctionDecl *fn : program.functions)
-    rw.visit_stmt(fn->body);
-  for (ast::ProbeDecl *p : program.files.front()->probes)
-    rw.visit_stmt(p->body);
-  // Only the script's own: a library's bookkeeping (json.stp's counters)
-  // is not the user's output.
-  const SourceFile *script = program.files.front()->source.get();
-  std::vector<ast::GlobalDecl *> out;
-  for (ast::GlobalDecl *g : program.globals)
-    if (g->file == script && rw.written.count(g) && !rw.read.count(g))
-      out.push_back(g);
-  return out;
-}
 
 void emit_global_display(ModuleWriter &w, const std::vector<ast::GlobalDecl *> &globals) {
   if (globals.empty())

@@ -3,6 +3,7 @@
 #include "codegen/arch_c.h"
 #include "codegen/body.h"
 #include "codegen/global_display.h"
+#include "passes/displayed_globals.h"
 #include "codegen/global_use.h"
 #include "codegen/module_params.h"
 #include "codegen/module_writer.h"
@@ -267,7 +268,7 @@ std::string translate_program(Program &program, Diagnostics &diag,
     if (!mine.empty())
       family->emit(w, mine);
   }
-  emit_global_display(w, write_only_globals(program));
+  emit_global_display(w, displayed_globals(program));
   emit_user_objects(w, tables);
   emit_runtime_needs(w, program);
   // A handler's frame, then up to MAXNESTING nested function frames.

@@ -273,6 +273,8 @@ bool Driver::pass2_elaborate() {
   if (!diag_.errors() && !opts_.unoptimized)
     elide_unused_assignments(program_, diag_);
   if (!diag_.errors() && !opts_.unoptimized && !listing)
+    drop_unused_locals(program_);
+  if (!diag_.errors() && !opts_.unoptimized && !listing)
     elide_empty_probes(program_, diag_);
   if (!diag_.errors())
     check_global_settings(program_, opts_.global_sets, diag_);

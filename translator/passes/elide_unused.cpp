@@ -206,6 +206,28 @@ public:
   }
 };
 
+// The locals a body still names, after elision took their assignments.
+class Named : public ast::Visitor {
+public:
+  std::set<const ast::VarDecl *> locals;
+  void visit(ast::SymbolExpr &n) override {
+    if (n.local)
+      locals.insert(n.local);
+  }
+};
+
+void drop_unused_locals(ast::Stmt *body, std::vector<ast::VarDecl *> &locals) {
+  if (!body)
+    return;
+  Named named;
+  body->accept(named);
+  std::vector<ast::VarDecl *> kept;
+  for (ast::VarDecl *v : locals)
+    if (named.locals.count(v))
+      kept.push_back(v);
+  locals = std::move(kept);
+}
+
 } // namespace
 
 void elide_unused_assignments(Program &program, Diagnostics &diag) {
@@ -242,10 +264,8 @@ void elide_unused_assignments(Program &program, Diagnostics &diag) {
       if (pt->condition)
         pt->condition->accept(reach);
   }
-  // Functions the user script defines but no probe calls (-u) stay.
-  for (ast::FunctionDecl *fn : program.functions)
-    if (fn->file == script->source.get() && !reach.functions.count(fn) && fn->body)
-      fn->body->accept(reach), reach.functions.insert(fn);
+  // A function whose every call was elided goes too (SystemTap 4.8 lists
+  // neither it nor the locals that held its value).
   std::vector<ast::FunctionDecl *> functions;
   for (ast::FunctionDecl *fn : program.functions)
     if (reach.functions.count(fn))
@@ -256,6 +276,15 @@ void elide_unused_assignments(Program &program, Diagnostics &diag) {
     if (reach.globals.count(g))
       globals.push_back(g);
   program.globals = std::move(globals);
+}
+
+void drop_unused_locals(Program &program) {
+  const SourceFile *script = program.files.front()->source.get();
+  for (ast::ProbeDecl *p : program.files.front()->probes)
+    drop_unused_locals(p->body, p->locals);
+  for (ast::FunctionDecl *fn : program.functions)
+    if (fn->file == script)
+      drop_unused_locals(fn->body, fn->locals);
 }
 
 } // namespace stap

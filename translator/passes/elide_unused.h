@@ -20,7 +20,7 @@
 // printed here).
 //
 // Afterwards the program's functions and globals are those the remaining
-// code reaches.
+// code reaches: a function whose every call was elided goes too, as in 4.8.
 #pragma once
 #include "passes/program.h"
 #include "util/diag.h"
@@ -28,5 +28,10 @@
 namespace stap {
 
 void elide_unused_assignments(Program &program, Diagnostics &diag);
+
+// Then the locals the elision left unnamed leave their probe's or
+// function's list (4.8's -p2 shows only the locals still used; -L keeps
+// an alias's locals, which it lists as the probe's variables).
+void drop_unused_locals(Program &program);
 
 } // namespace stap

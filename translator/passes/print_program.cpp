@@ -2,6 +2,7 @@
 
 #include "ast/visitor.h"
 #include "lang/builtins.h"
+#include "passes/displayed_globals.h"
 
 #include <algorithm>
 #include <ostream>
@@ -46,26 +47,12 @@ public:
   std::set<const lang::Builtin *> found;
 };
 
-// The globals in the order SystemTap 4.8 lists them: as symbol resolution
-// first met them (those a later pass added, last).
-std::vector<const ast::GlobalDecl *> listing_order(const Program &p) {
-  std::set<const ast::GlobalDecl *> kept(p.globals.begin(), p.globals.end()), listed;
-  std::vector<const ast::GlobalDecl *> order;
-  for (const ast::GlobalDecl *g : p.globals_by_first_use)
-    if (kept.count(g) && listed.insert(g).second)
-      order.push_back(g);
-  for (const ast::GlobalDecl *g : p.globals)
-    if (listed.insert(g).second)
-      order.push_back(g);
-  return order;
-}
-
 } // namespace
 
 void print_program(const Program &p, std::ostream &out) {
   if (!p.globals.empty()) {
     out << "# globals\n";
-    for (const ast::GlobalDecl *g : listing_order(p))
+    for (const ast::GlobalDecl *g : globals_in_listing_order(p))
       out << global_line(*g) << "\n";
   }
   // Functions by name, as SystemTap 4.8 keeps them, with the builtins it
@@ -98,6 +85,20 @@ void print_program(const Program &p, std::ostream &out) {
   for (const auto &rp : p.probes) {
     out << rp.pp << " /* " << (rp.derivation.empty() ? "<- " + rp.pn : rp.derivation) << " */\n";
     out << locals(rp.decl->locals);
+  }
+  // The display of write-only globals at the end: SystemTap 4.8 adds an
+  // `end` probe for each, whose locals walk an array's entries.
+  for (const ast::GlobalDecl *g : displayed_globals(p)) {
+    out << "end /* <- end */\n";
+    std::vector<std::string> vars;
+    for (size_t i = 0; g->array && i < g->key_types.size(); ++i)
+      vars.push_back(typed("__idx" + std::to_string(i), g->key_types[i]));
+    if (g->array && g->type != ast::Type::Stats)
+      vars.push_back(typed("__val", g->type));
+    if (!vars.empty())
+      out << "  # locals\n";
+    for (const auto &v : vars)
+      out << "  " << v << "\n";
   }
 }
 
