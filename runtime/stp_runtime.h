@@ -117,6 +117,7 @@ struct stp_probe {
 	const char *pn;       /* the script-level name (alias name), for pn() */
 	const char *func;     /* the probed kernel function or "", for probefunc() */
 	const char *loc;      /* "file:line:col" of the probe declaration */
+	const char *type;     /* its mechanism as probe_type() names it: "kprobe"... */
 	stp_handler_fn handler;
 };
 
