@@ -1,6 +1,7 @@
 /* Per-CPU probe contexts and the one way a probe handler is run. */
 
 static struct stp_context **stp_contexts; /* [nr_cpu_ids] */
+atomic_long_t stp_allocated_bytes = ATOMIC_LONG_INIT(0);
 
 static int stp_contexts_alloc(void)
 {

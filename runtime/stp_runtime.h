@@ -99,6 +99,7 @@ struct stp_probe {
 	const char *pn;       /* the script-level name (alias name), for pn() */
 	const char *func;     /* the probed kernel function or "", for probefunc() */
 	const char *loc;      /* "file:line:col" of the probe declaration */
+	const char *type;     /* its mechanism as probe_type() names it: "kprobe"... */
 	stp_handler_fn handler;
 };
 
@@ -164,9 +165,13 @@ __printf(3, 4) void stp_out_printf(struct stp_context *c, char *str, const char 
  * does not fit fails quietly (__GFP_NOWARN: no allocation-failure splat in
  * the kernel log), so the load fails with -ENOMEM and a clear message,
  * never with a short buffer or a kernel warning. Zeroed. */
+extern atomic_long_t stp_allocated_bytes; /* by stp_vzalloc_array(), for module_size() */
 static inline void *stp_vzalloc_array(size_t n, size_t size)
 {
-	return __vmalloc(array_size(n, size), GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	void *p = __vmalloc(array_size(n, size), GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	if (p)
+		atomic_long_add(array_size(n, size), &stp_allocated_bytes);
+	return p;
 }
 /* A `*` width or precision from the script, as the kernel's vsnprintf
  * takes it: it keeps 23 bits of a width and 15 of a precision and WARNs

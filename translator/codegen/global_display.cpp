@@ -91,6 +91,7 @@ void emit_global_display(ModuleWriter &w, const std::vector<ast::GlobalDecl *> &
   out.open("static const struct stp_probe stp_probe_display =");
   out.line(".pp = \"end\",");
   out.line(".pn = \"end\",");
+  out.line(".type = \"begin_end\",");
   out.line(".func = \"\",");
   out.line(".loc = \"<global display>\",");
   out.line(".handler = stp_display_globals,");

@@ -12,6 +12,7 @@ std::string ModuleWriter::probe_descriptor(const probes::ResolvedProbe &p) {
   out_.line(".pn = " + c_string_literal(p.pn) + ",");
   out_.line(".func = " + c_string_literal(p.function) + ",");
   out_.line(".loc = " + c_string_literal(loc_string(p.point->loc)) + ",");
+  out_.line(".type = " + c_string_literal(std::string(p.family->probe_type(p))) + ",");
   out_.line(".handler = " + p.handler + ",");
   out_.close(";");
   descriptors_.emplace(&p, name);

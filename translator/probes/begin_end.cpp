@@ -11,6 +11,9 @@ namespace {
 
 class BeginEndFamily final : public ProbeFamily {
 public:
+  std::string_view probe_type(const ResolvedProbe &) const override {
+    return "begin_end";
+  }
   std::vector<std::string_view> roots() const override {
     return {"begin", "end", "error", "never"};
   }

@@ -130,6 +130,10 @@ public:
   // (stapprobes: "snapshots taken at the time of function entry"): each
   // use is read as @entry(use). Needs has_entry_values().
   virtual bool snapshots_return_vars() const { return false; }
+  // What probe_type() returns in `probe` (one of this family's): the
+  // name SystemTap 4.8 gives the low-level mechanism of the same point
+  // ("kprobe", "hrtimer", "begin_end"...).
+  virtual std::string_view probe_type(const ResolvedProbe &) const { return ""; }
   // Emits the C that describes or registers `probes` (all of this family).
   virtual void emit(codegen::ModuleWriter &w,
                     const std::vector<const ResolvedProbe *> &probes) const = 0;

@@ -34,6 +34,9 @@ namespace {
 
 class KprobeFamily final : public ProbeFamily {
 public:
+  std::string_view probe_type(const ResolvedProbe &probe) const override {
+    return probe.is_return ? "kretprobe" : "kprobe";
+  }
   std::vector<std::string_view> roots() const override { return {"kprobe", "kernel", "module"}; }
 
   std::vector<PointShape> shapes() const override {

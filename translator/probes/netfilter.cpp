@@ -206,6 +206,9 @@ std::shared_ptr<const debuginfo::TargetScope> scope_of(const Types &t) {
 
 class NetfilterFamily final : public ProbeFamily {
 public:
+  std::string_view probe_type(const ResolvedProbe &) const override {
+    return "netfilter";
+  }
   std::vector<std::string_view> roots() const override { return {"netfilter"}; }
 
   std::vector<PointShape> shapes() const override {

@@ -15,6 +15,9 @@ namespace {
 
 class PerfFamily final : public ProbeFamily {
 public:
+  std::string_view probe_type(const ResolvedProbe &) const override {
+    return "perf_event"; // timer.profile too, as in 4.8
+  }
   std::vector<std::string_view> roots() const override { return {"perf"}; }
 
   std::vector<PointShape> shapes() const override {

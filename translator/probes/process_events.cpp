@@ -18,6 +18,9 @@ namespace {
 
 class ProcessEventsFamily final : public ProbeFamily {
 public:
+  std::string_view probe_type(const ResolvedProbe &probe) const override {
+    return probe.c_fields.find("STP_PROC_SYSCALL") != std::string::npos ? "utrace_syscall" : "utrace";
+  }
   std::vector<std::string_view> roots() const override { return {}; }
   std::vector<PointShape> shapes() const override { return {}; }
 

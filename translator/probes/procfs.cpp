@@ -19,6 +19,9 @@ constexpr int64_t kDefaultUmask = 066;
 
 class ProcfsFamily final : public ProbeFamily {
 public:
+  std::string_view probe_type(const ResolvedProbe &) const override {
+    return "procfs"; // input.char and input.line too
+  }
   std::vector<std::string_view> roots() const override { return {"procfs"}; }
 
   std::vector<PointShape> shapes() const override {

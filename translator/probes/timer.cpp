@@ -31,6 +31,9 @@ const std::map<std::string, Unit> &units() {
 
 class TimerFamily final : public ProbeFamily {
 public:
+  std::string_view probe_type(const ResolvedProbe &probe) const override {
+    return probe.c_fields.find("STP_TIMER_JIFFIES") != std::string::npos ? "timer" : "hrtimer";
+  }
   std::vector<std::string_view> roots() const override { return {"timer"}; }
 
   std::vector<PointShape> shapes() const override {

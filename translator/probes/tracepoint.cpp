@@ -99,6 +99,9 @@ bool builtin_raw_syscall(const std::string &name, uint64_t long_size, Resolved &
 
 class TracepointFamily final : public ProbeFamily {
 public:
+  std::string_view probe_type(const ResolvedProbe &) const override {
+    return "kernel_tracepoint";
+  }
   // Reached through the kprobe family's "kernel" root (kernel.trace).
   std::vector<std::string_view> roots() const override { return {}; }
   std::vector<PointShape> shapes() const override { return {}; }

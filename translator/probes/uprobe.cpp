@@ -78,6 +78,9 @@ std::string sdt_arg_c(const SdtArg &a) {
 
 class UprobeFamily final : public ProbeFamily {
 public:
+  std::string_view probe_type(const ResolvedProbe &probe) const override {
+    return probe.is_return ? "uretprobe" : "uprobe";
+  }
   std::vector<std::string_view> roots() const override { return {"process"}; }
 
   std::vector<PointShape> shapes() const override {
