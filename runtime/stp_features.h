@@ -39,6 +39,7 @@
 #define STP_FEATURE_TIMER
 #define STP_FEATURE_PROCFS
 #define STP_FEATURE_NETFILTER
+#define STP_FEATURE_HWBKPT
 #endif
 
 /* What parts need of each other. */

@@ -49,6 +49,12 @@
 #else
 #define STP_KIND_OPS_NETFILTER NULL
 #endif
+#ifdef STP_FEATURE_HWBKPT
+#include "hwbkpt.c"
+#define STP_KIND_OPS_HWBKPT &stp_kind_hwbkpt
+#else
+#define STP_KIND_OPS_HWBKPT NULL
+#endif
 
 #define STP_KIND_OPS(ID, name) [STP_KIND_##ID] = STP_KIND_OPS_##ID,
 static const struct stp_probe_kind_ops *const stp_probe_kinds[STP_NKINDS] = {

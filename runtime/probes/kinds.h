@@ -37,6 +37,9 @@
 #ifdef STP_FEATURE_NETFILTER
 #include "netfilter.h"
 #endif
+#ifdef STP_FEATURE_HWBKPT
+#include "hwbkpt.h"
+#endif
 
 /* X(ID, name), in arming order: the session registers every kind in this
  * order (before the begin probes), starts them in this order (after the
@@ -49,7 +52,8 @@
 	X(PERF, perf)            \
 	X(TIMER, timer)          \
 	X(PROCFS, procfs)        \
-	X(NETFILTER, netfilter)
+	X(NETFILTER, netfilter)  \
+	X(HWBKPT, hwbkpt)
 
 #define STP_KIND_ENUM(ID, name) STP_KIND_##ID,
 enum stp_probe_kind_id { STP_PROBE_KINDS(STP_KIND_ENUM) STP_NKINDS };

@@ -29,6 +29,7 @@ const std::vector<Part> &parts() {
       {"STP_FEATURE_TIMER", {"STP_KIND_TIMER"}},
       {"STP_FEATURE_PROCFS", {"STP_KIND_PROCFS", "struct stp_procfs_value"}},
       {"STP_FEATURE_NETFILTER", {"STP_KIND_NETFILTER", "STP_NF_ARGS"}},
+      {"STP_FEATURE_HWBKPT", {"STP_KIND_HWBKPT"}},
   };
   return table;
 }

@@ -155,7 +155,8 @@ private:
                                  probes::probe_point_string(*e.use) + "'");
     for (size_t i = before; i < program_.probes.size(); ++i) {
       program_.probes[i].pn = e.pn.empty() ? program_.probes[i].pp : e.pn;
-      program_.probes[i].derivation = derivation(decl, e);
+      if (program_.probes[i].derivation.empty()) // kernel.data sets its own
+        program_.probes[i].derivation = derivation(decl, e);
     }
     return program_.probes.size() - before;
   }

@@ -68,6 +68,8 @@ struct ResolvedProbe {
   std::string function;    // the probed kernel function, if any: probefunc()
   // How the point was reached, as -p2 shows it: each alias expanded
   // (innermost first), then the user's probe: "<- tick = timer.ms(100) <- tick".
+  // Set by pass 2 unless the family set it (kernel.data: 4.8 rebuilds the
+  // point and shows only it).
   std::string derivation;
   bool is_return = false;  // a function return probe: $return is available
   // A return probe with @entry values: the probe that computes them when

@@ -24,6 +24,7 @@
 namespace stap::probes {
 
 const ProbeFamily &tracepoint_family();
+const ProbeFamily &hwbkpt_family();
 // kprobe.statement(ADDR).absolute (kprobe_statement.cpp): this family's
 // probes, by address.
 bool resolve_kprobe_statement(const ResolveEnv &env, ast::ProbeDecl &decl, ast::ProbePoint &point,
@@ -40,9 +41,14 @@ public:
   std::vector<std::string_view> roots() const override { return {"kprobe", "kernel", "module"}; }
 
   std::vector<PointShape> shapes() const override {
-    // kernel.trace("NAME") belongs to the tracepoint family (tracepoint.cpp)
+    // kernel.trace("NAME") belongs to the tracepoint family (tracepoint.cpp),
+    // kernel.data(...) to the hardware watchpoints (hwbkpt.cpp)
     std::vector<PointShape> out = {{{"kernel", false}, {"trace", true}},
                                    {{"kprobe", false}, {"statement", true}, {"absolute", false}}};
+    for (const char *access : {"write", "rw"}) {
+      out.push_back({{"kernel", false}, {"data", true}, {access, false}});
+      out.push_back({{"kernel", false}, {"data", true}, {"length", true}, {access, false}});
+    }
     const std::vector<PointShape> heads = {
         {{"kprobe", false}, {"function", true}},
         {{"kprobe", false}, {"module", true}, {"function", true}},
@@ -78,6 +84,8 @@ public:
     const auto &cs = point.components;
     if (cs[0].functor == "kernel" && cs.size() > 1 && cs[1].functor == "trace")
       return tracepoint_family().resolve(env, decl, point, out, diag);
+    if (cs[0].functor == "kernel" && cs.size() > 1 && cs[1].functor == "data")
+      return hwbkpt_family().resolve(env, decl, point, out, diag);
     if (cs[0].functor == "kprobe" && cs.size() > 1 && cs[1].functor == "statement")
       return resolve_kprobe_statement(env, decl, point, this, out, diag);
     // With DWARF for the kernel or module: functions, inline instances,

@@ -1,5 +1,7 @@
 #include "probes/family.h"
 
+#include <cstdio>
+
 namespace stap::probes {
 
 // One accessor per family, each defined in that family's file.
@@ -12,6 +14,7 @@ const ProbeFamily &process_events_family();
 const ProbeFamily &perf_family();
 const ProbeFamily &procfs_family();
 const ProbeFamily &netfilter_family();
+const ProbeFamily &hwbkpt_family();
 
 const std::vector<const ProbeFamily *> &all_families() {
   static const std::vector<const ProbeFamily *> families = {
@@ -24,6 +27,7 @@ const std::vector<const ProbeFamily *> &all_families() {
       &perf_family(),
       &procfs_family(),
       &netfilter_family(),
+      &hwbkpt_family(),
   };
   return families;
 }
@@ -102,9 +106,19 @@ std::string component_string(const ast::ProbePointComponent &c) {
 
 std::string probe_point_string(const ast::ProbePoint &p) {
   std::string s;
-  for (const auto &c : p.components) {
+  for (size_t i = 0; i < p.components.size(); ++i) {
+    const auto &c = p.components[i];
     if (!s.empty())
       s += '.';
+    // A watched address prints in hex wherever SystemTap 4.8 shows the
+    // point (numbers elsewhere in decimal: timer.ms(16)).
+    auto *n = dynamic_cast<const ast::NumberLit *>(c.arg);
+    if (i == 1 && n && c.functor == "data" && p.components[0].functor == "kernel") {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "data(0x%llx)", (unsigned long long)n->value);
+      s += buf;
+      continue;
+    }
     s += component_string(c);
   }
   return s;

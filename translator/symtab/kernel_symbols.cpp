@@ -7,6 +7,8 @@
 #include "util/progress_line.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -30,18 +32,32 @@ std::string read_file(const std::string &path) {
   return s.str();
 }
 
-// The cache file: "F name" for functions, "B name" for the blacklist.
+// The cache file: "V 2" (its version), "F name" for functions, "B name"
+// for the blacklist, then "D name offset" for data symbols. A file of
+// another version is read again from a guest.
+const char kCacheVersion[] = "V 2\n";
+
 std::string cache_text(const KernelSymbols &k) {
-  std::string s;
+  std::string s = kCacheVersion;
   for (const auto &f : k.functions)
     s += "F " + f + "\n";
   for (const auto &b : k.blacklisted)
     s += "B " + b + "\n";
+  size_t pos = 0;
+  while (pos < k.data_lines.size()) {
+    size_t end = k.data_lines.find('\n', pos);
+    if (end == std::string::npos)
+      end = k.data_lines.size();
+    s += "D " + k.data_lines.substr(pos, end - pos) + "\n";
+    pos = end + 1;
+  }
   return s;
 }
 
 bool parse_cache(const std::string &text, KernelSymbols &k) {
-  size_t pos = 0;
+  if (text.rfind(kCacheVersion, 0) != 0)
+    return false;
+  size_t pos = sizeof(kCacheVersion) - 1;
   k.functions.reserve(text.size() / 20);
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
@@ -53,6 +69,8 @@ bool parse_cache(const std::string &text, KernelSymbols &k) {
       k.functions.emplace_back(text, pos + 2, end - pos - 2);
     else if (text[pos] == 'B')
       k.blacklisted.emplace(text, pos + 2, end - pos - 2);
+    else if (text[pos] == 'D')
+      k.data_lines.append(text, pos + 2, end - pos - 1); // with its newline
     pos = end + 1;
   }
   return !k.functions.empty();
@@ -103,6 +121,7 @@ bool read_from_guest(const std::string &release, KernelSymbols &k, std::string &
       return false;
     }
     k.functions = parse_kallsyms(out.substr(0, split));
+    k.data_lines = parse_kallsyms_data(out.substr(0, split));
     k.blacklisted = parse_kprobe_blacklist(out.substr(split));
   } catch (const remote::VmError &e) {
     error = std::string("cannot boot a ") + release + " guest to read its symbols: " + e.what();
@@ -125,7 +144,9 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
   uname(&u);
   if (release == u.release) {
     // The running kernel: its own kallsyms (slow to read, hence the cache).
-    k.functions = parse_kallsyms(read_file("/proc/kallsyms"));
+    std::string kallsyms = read_file("/proc/kallsyms");
+    k.functions = parse_kallsyms(kallsyms);
+    k.data_lines = parse_kallsyms_data(kallsyms);
     k.blacklisted = parse_kprobe_blacklist(read_file("/sys/kernel/debug/kprobes/blacklist"));
     if (k.functions.empty()) {
       error = "/proc/kallsyms of the running kernel lists no functions";
@@ -193,6 +214,53 @@ std::vector<std::string> parse_kallsyms(const std::string &text) {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
+}
+
+std::string parse_kallsyms_data(const std::string &text) {
+  struct Sym {
+    uint64_t addr;
+    std::string_view name;
+  };
+  std::vector<Sym> syms;
+  uint64_t printk = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string_view line(text.data() + pos, end - pos);
+    pos = end + 1;
+    size_t s1 = line.find(' ');
+    if (s1 == std::string_view::npos || s1 + 3 >= line.size() || line[s1 + 2] != ' ')
+      continue;
+    char type = line[s1 + 1];
+    std::string_view name = line.substr(s1 + 3);
+    if (name.find_first_of("\t [") != std::string_view::npos)
+      continue; // a module's
+    uint64_t addr = std::strtoull(std::string(line.substr(0, s1)).c_str(), nullptr, 16);
+    if (name == "_printk")
+      printk = addr;
+    if (std::strchr("dDbBrR", type))
+      syms.push_back({addr, name});
+  }
+  if (!printk)
+    return {};
+  std::string out;
+  char offset[32];
+  for (const Sym &s : syms) {
+    std::snprintf(offset, sizeof offset, "%llx", (unsigned long long)(s.addr - printk));
+    out.append(s.name).append(" ").append(offset).append("\n");
+  }
+  return out;
+}
+
+std::vector<int64_t> KernelSymbols::data_offsets(const std::string &name) const {
+  std::vector<int64_t> out;
+  std::string key = name + " ";
+  for (size_t at = 0; (at = data_lines.find(key, at)) != std::string::npos; at += key.size())
+    if (at == 0 || data_lines[at - 1] == '\n')
+      out.push_back((int64_t)std::strtoull(data_lines.c_str() + at + key.size(), nullptr, 16));
+  return out;
 }
 
 std::unordered_set<std::string> parse_kprobe_blacklist(const std::string &text) {

@@ -9,6 +9,7 @@
 // its own /proc/kallsyms is read directly.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -19,8 +20,16 @@ struct KernelSymbols {
   std::string release;
   std::vector<std::string> functions;          // text symbols, sorted, unique
   std::unordered_set<std::string> blacklisted; // the kprobe blacklist
+  // Data symbols (kallsyms types d, b, r and upper case): "NAME OFFSET"
+  // lines, OFFSET from `_printk` in hex (KASLR moves the kernel image as a
+  // whole, so that difference holds in every boot). Parsed only when asked
+  // for: kernel.data("NAME") probes.
+  std::string data_lines;
   std::vector<std::string> functions_matching(const std::string &glob) const;
   bool has_function(const std::string &name) const;
+  // The offsets from `_printk` of the data symbols named `name` (statics
+  // of one name may be several).
+  std::vector<int64_t> data_offsets(const std::string &name) const;
 };
 
 // The symbols of `release`, loaded once per process (nullptr, with
@@ -36,6 +45,9 @@ std::string symbol_cache_dir();
 // Parses /proc/kallsyms text: the kernel's own text symbols (no [module]
 // ones, no compiler clones such as `f.cold` or `f.isra.0`).
 std::vector<std::string> parse_kallsyms(const std::string &text);
+// The data symbols of /proc/kallsyms text as KernelSymbols::data_lines
+// ("" without `_printk`; the i686 kernels list no data symbols).
+std::string parse_kallsyms_data(const std::string &text);
 // Parses /sys/kernel/debug/kprobes/blacklist text ("0xSTART-0xEND\tname").
 std::unordered_set<std::string> parse_kprobe_blacklist(const std::string &text);
 
