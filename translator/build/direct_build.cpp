@@ -1,6 +1,7 @@
 #include "build/direct_build.h"
 
 #include "util/run_child.h"
+#include "util/write_file.h"
 
 #include <filesystem>
 #include <fstream>
@@ -10,12 +11,6 @@ namespace fs = std::filesystem;
 
 namespace stap::build {
 namespace {
-
-bool write_file(const std::string &path, const std::string &text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  return static_cast<bool>(f);
-}
 
 // Runs one step with /bin/sh from the kernel's build directory, as make
 // does (the commands use paths relative to it: scripts/, tools/, arch/).

@@ -2,6 +2,7 @@
 #include "build/direct_build.h"
 #include "build/kbuild_recipe.h"
 #include "util/run_child.h"
+#include "util/write_file.h"
 #include "util/shell.h"
 
 #include <algorithm>
@@ -18,17 +19,10 @@ extern char **environ;
 namespace stap::build {
 namespace {
 
-bool write_file(const std::string &path, const std::string &text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  return static_cast<bool>(f);
-}
-
 bool is_dir(const std::string &p) {
   struct stat st;
   return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
-
 
 // ccflags for the runtime include path, the fixed flags and each -D
 // (kbuild_ccflags_text() is what make makes of them).

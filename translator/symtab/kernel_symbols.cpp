@@ -175,13 +175,11 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
 
 std::string symbol_cache_dir() { return systemtap_dir() + "/kernel-symbols"; }
 
-std::vector<std::string> parse_kallsyms(const std::string &text) {
-  struct Sym {
-    uint64_t addr;
-    std::string_view name;
-  };
-  std::vector<Sym> syms;
-  uint64_t init_start = 0, init_end = 0;
+namespace {
+
+// Calls f(address, type, name) for each line of /proc/kallsyms text
+// ("ffffffff81000000 T name", a module's with "\t[module]" after it).
+template <typename F> void for_each_kallsyms_line(const std::string &text, F &&f) {
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
@@ -189,23 +187,32 @@ std::vector<std::string> parse_kallsyms(const std::string &text) {
       end = text.size();
     std::string_view line(text.data() + pos, end - pos);
     pos = end + 1;
-    // "ffffffff81000000 T name" or "... t name\t[module]"
     size_t s1 = line.find(' ');
     if (s1 == std::string_view::npos || s1 + 3 >= line.size() || line[s1 + 2] != ' ')
       continue;
-    char type = line[s1 + 1];
-    std::string_view name = line.substr(s1 + 3);
     uint64_t addr = std::strtoull(std::string(line.substr(0, s1)).c_str(), nullptr, 16);
+    f(addr, line[s1 + 1], line.substr(s1 + 3));
+  }
+}
+
+} // namespace
+
+std::vector<std::string> parse_kallsyms(const std::string &text) {
+  struct Sym {
+    uint64_t addr;
+    std::string_view name;
+  };
+  std::vector<Sym> syms;
+  uint64_t init_start = 0, init_end = 0;
+  for_each_kallsyms_line(text, [&](uint64_t addr, char type, std::string_view name) {
     if (name == "_sinittext")
       init_start = addr;
     else if (name == "_einittext")
       init_end = addr;
-    if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-      continue;
-    if (name.find_first_of("\t [.") != std::string_view::npos)
-      continue;
-    syms.push_back({addr, name});
-  }
+    if ((type == 't' || type == 'T' || type == 'w' || type == 'W') &&
+        name.find_first_of("\t [.") == std::string_view::npos)
+      syms.push_back({addr, name});
+  });
   // __init functions are gone once the kernel has booted: nothing to probe.
   std::vector<std::string> names;
   for (const Sym &s : syms)
@@ -223,26 +230,14 @@ std::string parse_kallsyms_data(const std::string &text) {
   };
   std::vector<Sym> syms;
   uint64_t printk = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos)
-      end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
-    size_t s1 = line.find(' ');
-    if (s1 == std::string_view::npos || s1 + 3 >= line.size() || line[s1 + 2] != ' ')
-      continue;
-    char type = line[s1 + 1];
-    std::string_view name = line.substr(s1 + 3);
+  for_each_kallsyms_line(text, [&](uint64_t addr, char type, std::string_view name) {
     if (name.find_first_of("\t [") != std::string_view::npos)
-      continue; // a module's
-    uint64_t addr = std::strtoull(std::string(line.substr(0, s1)).c_str(), nullptr, 16);
+      return; // a module's
     if (name == "_printk")
       printk = addr;
     if (std::strchr("dDbBrR", type))
       syms.push_back({addr, name});
-  }
+  });
   if (!printk)
     return {};
   std::string out;

@@ -1,4 +1,5 @@
 #include "tracequery/query_objects.h"
+#include "util/write_file.h"
 
 #include "util/run_child.h"
 #include "util/systemtap_dir.h"
@@ -72,12 +73,6 @@ std::string default_system(const std::string &header) {
     if (!isalnum(static_cast<unsigned char>(c)) && c != '_')
       c = '_';
   return base;
-}
-
-bool write_file(const std::string &path, const std::string &text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  return static_cast<bool>(f);
 }
 
 // Compiles the query files of `headers` in a fresh directory beside the
