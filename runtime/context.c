@@ -208,11 +208,19 @@ static __always_inline bool stp_run_probe_data(const struct stp_probe *p, struct
 
 	local_irq_save(flags);
 	c = stp_contexts[smp_processor_id()];
-	if (unlikely(atomic_cmpxchg(&c->busy, 0, 1) != 0)) {
+	/* Only this CPU touches its context's flag, with interrupts off: what
+	 * can come between the test and the set is an NMI (a perf or
+	 * watchpoint probe), which runs to its end first. So a plain flag
+	 * does what a locked cmpxchg did, as the kernel's own recursion
+	 * guards (trace_recursion) do; the barriers keep the context's
+	 * stores inside it. */
+	if (unlikely(READ_ONCE(c->busy))) {
 		stp_count_skipped();
 		local_irq_restore(flags);
 		return false;
 	}
+	WRITE_ONCE(c->busy, 1);
+	barrier();
 	c->probe = p;
 	c->regs = regs;
 	c->kprobe_addr = kprobe_addr;
@@ -236,7 +244,8 @@ static __always_inline bool stp_run_probe_data(const struct stp_probe *p, struct
 		stp_flush(c);
 	if (unlikely(c->last_error) && !c->aborted)
 		stp_report_error(c);
-	atomic_set(&c->busy, 0);
+	barrier();
+	WRITE_ONCE(c->busy, 0);
 	local_irq_restore(flags);
 	return true;
 }

@@ -52,7 +52,7 @@ struct stp_probe;
 
 /* Per-CPU state of the probe handler running on that CPU. */
 struct stp_context {
-	atomic_t busy;                  /* reentrancy guard */
+	int busy;                       /* reentrancy guard (this CPU's only) */
 	const struct stp_probe *probe;  /* the probe being run */
 	struct pt_regs *regs;           /* of the kprobe that fired, else NULL */
 	unsigned long kprobe_addr;      /* a kprobe's or kretprobe's probed address, else 0 */

@@ -75,12 +75,12 @@ static bool stp_uprobe_run_data(const struct stp_probe *probe, struct stp_uprobe
 
 	local_irq_save(flags);
 	c = stp_contexts[smp_processor_id()];
-	if (!atomic_read(&c->busy)) {
+	if (!READ_ONCE(c->busy)) {
 		c->uprobe = u;
 		c->uprobe_pc = pc;
 	}
 	ran = stp_run_event_probe_data(probe, regs, entry_data, 0, false);
-	if (!atomic_read(&c->busy))
+	if (!READ_ONCE(c->busy))
 		c->uprobe = NULL;
 	local_irq_restore(flags);
 	return ran;
