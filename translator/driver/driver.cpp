@@ -249,7 +249,7 @@ bool Driver::pass2_elaborate() {
   fold_constants(program_, arena_);
   parameters_at_entry(program_, arena_);
   resolve_entry_values(env, program_, arena_, diag_);
-  resolve_symbols(program_, arena_, diag_, opts_.unoptimized);
+  resolve_symbols(program_, arena_, diag_, opts_.unoptimized, listing);
   resolve_target_vars(env, program_, diag_);
   if (!diag_.errors())
     resolve_autocasts(env, program_, diag_);

@@ -7,8 +7,11 @@
 namespace stap {
 namespace {
 
-// Sorts global uses into reads and writes. A use as the target of an
-// assignment, ++/-- or delete is a write only, even `x += 1`.
+// Sorts global uses into reads and writes, as SystemTap 4.8 does. A use
+// as the target of `=` or delete is a write only, and so is one of ++/--
+// or `op=` whose value is discarded (a statement, a for loop's init or
+// step: `x++`, `x += 1`); when the value is used (`y = ++x`, `return
+// x += 2`, `if (x--)`) the global counts as read too.
 class ReadWrite : public ast::Visitor {
 public:
   std::set<const ast::GlobalDecl *> read, written;
@@ -18,23 +21,45 @@ public:
       read.insert(n.global);
   }
   void visit(ast::AssignExpr &n) override {
-    target(n.target);
+    bool used = !discarded(&n);
+    target(n.target, used && n.op != ast::AssignOp::Assign);
     visit_expr(n.value);
   }
-  void visit(ast::IncDecExpr &n) override { target(n.operand); }
-  void visit(ast::DeleteStmt &n) override { target(n.target); }
+  void visit(ast::IncDecExpr &n) override { target(n.operand, !discarded(&n)); }
+  void visit(ast::DeleteStmt &n) override { target(n.target, false); }
+  void visit(ast::ExprStmt &n) override {
+    unused_ = n.expr;
+    visit_expr(n.expr);
+  }
+  void visit(ast::ForStmt &n) override {
+    unused_ = n.init;
+    visit_expr(n.init);
+    visit_expr(n.cond);
+    unused_ = n.step;
+    visit_expr(n.step);
+    visit_stmt(n.body);
+  }
 
 private:
-  void target(ast::Expr *e) {
+  const ast::Expr *unused_ = nullptr; // the expression whose value is discarded
+
+  bool discarded(const ast::Expr *e) {
+    bool d = e == unused_;
+    unused_ = nullptr;
+    return d;
+  }
+  void target(ast::Expr *e, bool also_read) {
     ast::Expr *base = e;
     if (auto *ix = dynamic_cast<ast::IndexExpr *>(e)) {
       for (ast::Expr *k : ix->indexes)
         visit_expr(k);
       base = ix->base;
     }
-    if (auto *s = dynamic_cast<ast::SymbolExpr *>(base); s && s->global)
+    if (auto *s = dynamic_cast<ast::SymbolExpr *>(base); s && s->global) {
       written.insert(s->global);
-    else
+      if (also_read)
+        read.insert(s->global);
+    } else
       visit_expr(e);
   }
 };

@@ -70,7 +70,7 @@ public:
     n.callee = n.overloads.empty() ? nullptr : n.overloads.front();
     for (ast::FunctionDecl *fn : n.overloads)
       reached_.push_back(fn);
-    if (!n.callee && !lang::find_builtin(n.name))
+    if (!n.callee && !lang::find_builtin(n.name) && !listing_)
       diag_.error(n.loc, "unresolved function call '" + n.name + "' with " +
                              std::to_string(n.args.size()) + " argument(s)");
   }
@@ -115,6 +115,10 @@ private:
 
 public:
   std::vector<ast::FunctionDecl *> reached_; // calls bound so far, in order
+  // -l/-L: an unresolved call is left unbound (its value of unknown type),
+  // as SystemTap 4.8 lists a point whose alias calls a function the
+  // script is to define.
+  bool listing_ = false;
   std::vector<ast::GlobalDecl *> globals_used_;
 
 private:
@@ -127,8 +131,9 @@ private:
 } // namespace
 
 void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag,
-                     bool keep_unused) {
+                     bool keep_unused, bool listing) {
   SymbolResolver r(program, arena, diag);
+  r.listing_ = listing;
   const auto &script = program.files.front();
   for (ast::ProbeDecl *p : script->probes)
     r.resolve_body(Scope{p->file ? p->file : script->source.get(), nullptr, &p->locals}, p->body);

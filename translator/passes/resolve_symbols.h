@@ -13,8 +13,11 @@
 namespace stap {
 
 // Fills program.functions and program.globals with what is in use;
-// `keep_unused` (-u) keeps every function of the user script.
+// `keep_unused` (-u) keeps every function of the user script; `listing`
+// (-l/-L) leaves a call to an undefined function unbound instead of an
+// error, as SystemTap 4.8 lists such points (e.g. tcpmib.*, whose filter
+// the script defines) with the variables' types "unknown".
 void resolve_symbols(Program &program, ast::Arena &arena, Diagnostics &diag,
-                     bool keep_unused);
+                     bool keep_unused, bool listing = false);
 
 } // namespace stap
