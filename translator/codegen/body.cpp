@@ -983,6 +983,19 @@ std::string emit_function(Emitter &out, ast::FunctionDecl &fn, Diagnostics &diag
     else
       out.line(local_name(*fn.params[i]) + " = " + a + ";");
   }
+  if (embedded && embedded->code.find("/* myproc-unprivileged */") != std::string::npos) {
+    // An unprivileged user may call it only from a process of their own,
+    // as SystemTap 4.8's assert_is_myproc() (same message).
+    out.raw_line("#ifdef STP_PRIVILEGE_USR");
+    out.line("if (!stp_is_myproc()) {");
+    out.line("\tsnprintf(c->error_buf, sizeof(c->error_buf), \"myproc-unprivileged tapset "
+             "function called without is_myproc checking for pid %d (euid %d)\", "
+             "current->tgid, (int)from_kuid_munged(current_user_ns(), current_euid()));");
+    out.line("\tstp_error(c, c->error_buf);");
+    out.line("\tgoto out;");
+    out.line("}");
+    out.raw_line("#endif");
+  }
   if (embedded)
     emit_embedded_body(out, fn, embedded->code);
   else
