@@ -201,6 +201,8 @@ bool Driver::pass1_parse() {
   po.env.arch = target_.arch;
   po.env.kernel_config = target_.config;
   po.env.guru_mode = opts_.guru;
+  if (!opts_.compatible.empty())
+    po.env.systemtap_version = opts_.compatible;
   po.script_args = opts_.script_args;
   tapsets::SearchPathConfig path{tapsets::default_roots(opts_.include_dirs), target_.release,
                                  target_.arch};

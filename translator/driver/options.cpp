@@ -1,4 +1,5 @@
 #include "driver/options.h"
+#include "lang/version.h"
 #include "remote/ssh_url.h"
 #include "util/number.h"
 
@@ -27,6 +28,8 @@ void usage(FILE *to) {
       "   --privilege=PRIVILEGE  stapusr, stapsys or stapdev (the default): with\n"
       "              stapusr, only probes and functions safe for unprivileged users\n"
       "   --unprivileged  --privilege=stapusr\n"
+      "   --compatible=VERSION  the SystemTap version scripts and tapsets see\n"
+      "                  as systemtap_v (for scripts written for an older one)\n"
       "   -u         unoptimized: keep unused code\n"
       "   -w         suppress warnings\n"
       "   -W         turn warnings into errors\n"
@@ -99,6 +102,7 @@ enum LongOnly {
   OPT_SKIP_BADVARS,
   OPT_PRIVILEGE,
   OPT_UNPRIVILEGED,
+  OPT_COMPATIBLE,
 };
 
 bool is_directory(const std::string &path) {
@@ -124,6 +128,7 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       {"skip-badvars", no_argument, nullptr, OPT_SKIP_BADVARS},
       {"privilege", required_argument, nullptr, OPT_PRIVILEGE},
       {"unprivileged", no_argument, nullptr, OPT_UNPRIVILEGED},
+      {"compatible", required_argument, nullptr, OPT_COMPATIBLE},
       {nullptr, 0, nullptr, 0},
   };
   Options o;
@@ -188,6 +193,15 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
         ok = fail("Invalid argument '%s' for --privilege.", optarg);
       break;
     case OPT_UNPRIVILEGED: o.privilege = "stapusr"; break;
+    case OPT_COMPATIBLE:
+      // The language version `%( systemtap_v ... %)` sees, in the script
+      // and the tapsets: an older one brings back what that version had.
+      // SystemTap 4.8's message for a newer one.
+      if (strverscmp(optarg, lang::kLanguageVersion) > 0)
+        ok = fail("systemtap version %s cannot be compatible with future version %s",
+                  lang::kLanguageVersion, optarg);
+      o.compatible = optarg;
+      break;
     case 'D': o.defines.push_back(optarg); break;
     case 'G':
       if (!std::strchr(optarg, '=') || optarg[0] == '=')

@@ -19,6 +19,9 @@ struct Options {
   // --privilege=stapusr|stapsys|stapdev (--unprivileged: stapusr): what
   // the script may use (passes/check_privilege.h); "stapdev" by default.
   std::string privilege = "stapdev";
+  // --compatible=VERSION: the SystemTap language version scripts and
+  // tapsets see as `systemtap_v` (kLanguageVersion unless given).
+  std::string compatible;
   bool unoptimized = false;   // -u
   bool suppress_warnings = false; // -w
   bool warnings_fatal = false;    // -W

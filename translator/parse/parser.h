@@ -1,6 +1,7 @@
 // Pass 1: turns script text into an ast::File.
 #pragma once
 #include "ast/ast.h"
+#include "lang/version.h"
 #include "util/diag.h"
 
 #include <map>
@@ -15,7 +16,7 @@ struct PreprocessorEnv {
   std::string kernel_release;   // "6.1.0-56-amd64"
   std::string arch;             // "x86_64", "i386"
   std::map<std::string, std::string> kernel_config; // CONFIG_X -> "y"/"m"/value
-  std::string systemtap_version = "4.8"; // `--compatible`, `systemtap_v`
+  std::string systemtap_version = lang::kLanguageVersion; // `systemtap_v`, `--compatible`
   std::string privilege = "stapdev";
   bool guru_mode = false;
   std::string runtime = "kernel";
