@@ -198,8 +198,10 @@ std::optional<Options> parse_options(int argc, char **argv, bool &exit_now) {
       // and the tapsets: an older one brings back what that version had.
       // SystemTap 4.8's message for a newer one.
       if (strverscmp(optarg, lang::kLanguageVersion) > 0)
-        ok = fail("systemtap version %s cannot be compatible with future version %s",
-                  lang::kLanguageVersion, optarg);
+        ok = fail(("systemtap version " + std::string(lang::kLanguageVersion) +
+                   " cannot be compatible with future version %s")
+                      .c_str(),
+                  optarg);
       o.compatible = optarg;
       break;
     case 'D': o.defines.push_back(optarg); break;
