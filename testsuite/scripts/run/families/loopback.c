@@ -10,15 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static struct sockaddr_in loopback(int port)
-{
-	struct sockaddr_in a;
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons(port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	return a;
-}
+#include "loopback.h"
+
 
 int main(void)
 {

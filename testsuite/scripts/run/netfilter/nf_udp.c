@@ -13,15 +13,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-static struct sockaddr_in loopback(int port)
-{
-	struct sockaddr_in a;
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons(port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	return a;
-}
+#include "loopback.h"
+
 
 /* A UDP socket bound to 127.0.0.1:port that waits at most a second. */
 static int bound(int port)
@@ -44,18 +37,12 @@ static int send_to(int s, int port)
 int main(void)
 {
 	char buf[16];
-	struct ifreq ifr;
 	int tx = bound(4245), r4244 = bound(4244), r4246 = bound(4246), r4247 = bound(4247), i;
 
 	if (tx < 0 || r4244 < 0 || r4246 < 0 || r4247 < 0)
 		return 1;
-	memset(&ifr, 0, sizeof(ifr));
-	strcpy(ifr.ifr_name, "lo");
-	if (ioctl(tx, SIOCGIFFLAGS, &ifr))
+	if (loopback_up(tx))
 		return 2;
-	ifr.ifr_flags |= IFF_UP;
-	if (ioctl(tx, SIOCSIFFLAGS, &ifr))
-		return 3;
 	for (i = 0; i < 3; i++)
 		if (send_to(tx, 4244) || recv(r4244, buf, sizeof(buf), 0) != 5)
 			return 4;

@@ -15,32 +15,19 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static struct sockaddr_in loopback(int port)
-{
-	struct sockaddr_in a;
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons(port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	return a;
-}
+#include "loopback.h"
+
 
 int main(int argc, char **argv)
 {
 	int port = argc > 1 ? atoi(argv[1]) : 4270;
 	struct sockaddr_in srv = loopback(port), none = loopback(port + 1);
 	struct linger abort_on_close = { .l_onoff = 1, .l_linger = 0 };
-	struct ifreq ifr;
 	char buf[1];
 	int s = socket(AF_INET, SOCK_DGRAM, 0), one = 1, l, c, a, i;
 
-	memset(&ifr, 0, sizeof(ifr));
-	strcpy(ifr.ifr_name, "lo");
-	if (ioctl(s, SIOCGIFFLAGS, &ifr))
+	if (loopback_up(s))
 		return 1;
-	ifr.ifr_flags |= IFF_UP;
-	if (ioctl(s, SIOCSIFFLAGS, &ifr))
-		return 2;
 	close(s);
 
 	l = socket(AF_INET, SOCK_STREAM, 0);
