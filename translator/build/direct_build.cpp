@@ -1,7 +1,7 @@
 #include "build/direct_build.h"
 
 #include "util/run_child.h"
-#include "util/write_file.h"
+#include "util/file_text.h"
 
 #include <filesystem>
 #include <fstream>

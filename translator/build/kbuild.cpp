@@ -2,7 +2,7 @@
 #include "build/direct_build.h"
 #include "build/kbuild_recipe.h"
 #include "util/run_child.h"
-#include "util/write_file.h"
+#include "util/file_text.h"
 #include "util/shell.h"
 
 #include <algorithm>

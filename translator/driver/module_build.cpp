@@ -7,23 +7,12 @@
 #include "build/runtime_features.h"
 #include "codegen/user_objects.h"
 #include "util/data_dir.h"
+#include "util/file_text.h"
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace stap {
-namespace {
-
-std::string read_text(const std::string &path) {
-  std::ifstream in(path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-} // namespace
 
 ModuleBuild::ModuleBuild(const Options &opts, const Target &target, const std::string &c_source,
                          const std::vector<UserTable> &tables)
@@ -91,7 +80,7 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
     // recorded from a module named by its key, whose name occurs nowhere
     // else in them.
     recipe_entry = cache_->entry(env_key_.hex, "kbuild_recipe_" + env_key_.hex, "runtime");
-    if (cache_->lookup(*recipe_entry, why) && build::recipe_from_text(read_text(recipe_entry->path(".recipe")), recipe)) {
+    if (cache_->lookup(*recipe_entry, why) && build::recipe_from_text(read_file(recipe_entry->path(".recipe")), recipe)) {
       job.recipe = &recipe;
       job.pch_header = build::kernel_pch(*cache_, env_key_, recipe, job.runtime_dir,
                                          job.kernel_build_dir, scratch_dir, opts_.verbose);

@@ -3,6 +3,7 @@
 #include "lang/glob.h"
 #include "remote/vm.h"
 #include "util/file_lock.h"
+#include "util/file_text.h"
 #include "util/systemtap_dir.h"
 #include "util/progress_line.h"
 
@@ -22,15 +23,6 @@
 namespace stap::symtab {
 namespace fs = std::filesystem;
 namespace {
-
-std::string read_file(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The cache file: "V 2" (its version), "F name" for functions, "B name"
 // for the blacklist, then "D name offset" for data symbols. A file of

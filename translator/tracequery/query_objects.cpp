@@ -1,5 +1,5 @@
 #include "tracequery/query_objects.h"
-#include "util/write_file.h"
+#include "util/file_text.h"
 
 #include "util/run_child.h"
 #include "util/systemtap_dir.h"
