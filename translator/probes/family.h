@@ -155,6 +155,9 @@ const ProbeFamily *find_family(std::string_view root);
 
 // "kernel.function(\"f\").return" from a point's components.
 std::string probe_point_string(const ast::ProbePoint &p);
+// 0x1030: an address as pp() shows it (kernel.data, kprobe.statement,
+// process(...).statement).
+std::string hex_addr(uint64_t v);
 // One component: `function("f")`, `ms(100)`, `return`.
 std::string component_string(const ast::ProbePointComponent &c);
 

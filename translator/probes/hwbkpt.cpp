@@ -14,16 +14,9 @@
 #include "symtab/kernel_symbols.h"
 #include "driver/target.h"
 
-#include <cstdio>
 
 namespace stap::probes {
 namespace {
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
 
 // Whether kallsyms lists data symbols at all (i686 kernels: no).
 bool kallsyms_all(const ResolveEnv &env) {
@@ -105,8 +98,8 @@ public:
       where = "\"" + symbol->value + "\"";
       fields = ".addr = (unsigned long)" + std::to_string(offsets[0]) + "L, .from_printk = true";
     } else {
-      where = hex(static_cast<uint64_t>(address->value));
-      fields = ".addr = " + hex(static_cast<uint64_t>(address->value)) + "UL, .from_printk = false";
+      where = hex_addr(static_cast<uint64_t>(address->value));
+      fields = ".addr = " + hex_addr(static_cast<uint64_t>(address->value)) + "UL, .from_printk = false";
     }
     ResolvedProbe r = make_resolved(decl, point, this);
     r.pp = "kernel.data(" + where + ").length(" + std::to_string(length) + ")." + cs[i].functor;

@@ -32,12 +32,11 @@ bool resolve_kprobe_statement(const ResolveEnv &env, ast::ProbeDecl &decl, ast::
   uint64_t a = static_cast<uint64_t>(addr->value);
   if (env.arch.long_size == 4)
     a &= 0xffffffffu;
-  char hex[32];
-  std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(a));
+  const std::string hex = hex_addr(a);
   ResolvedProbe r = make_resolved(decl, point, kprobes);
-  r.pp = "kprobe.statement(" + std::string(hex) + ").absolute";
+  r.pp = "kprobe.statement(" + hex + ").absolute";
   r.pn = r.pp;
-  r.c_fields = ".symbol = NULL, .addr = " + std::string(hex) + "UL, .optional = " +
+  r.c_fields = ".symbol = NULL, .addr = " + hex + "UL, .optional = " +
                (point.optional ? "true" : "false");
   out.push_back(std::move(r));
   return true;

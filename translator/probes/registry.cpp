@@ -104,6 +104,12 @@ std::string component_string(const ast::ProbePointComponent &c) {
   return s;
 }
 
+std::string hex_addr(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
 std::string probe_point_string(const ast::ProbePoint &p) {
   std::string s;
   for (size_t i = 0; i < p.components.size(); ++i) {
@@ -114,9 +120,7 @@ std::string probe_point_string(const ast::ProbePoint &p) {
     // point (numbers elsewhere in decimal: timer.ms(16)).
     auto *n = dynamic_cast<const ast::NumberLit *>(c.arg);
     if (i == 1 && n && c.functor == "data" && p.components[0].functor == "kernel") {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "data(0x%llx)", (unsigned long long)n->value);
-      s += buf;
+      s += "data(" + hex_addr(static_cast<uint64_t>(n->value)) + ")";
       continue;
     }
     s += component_string(c);

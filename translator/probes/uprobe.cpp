@@ -37,13 +37,6 @@ const ProbeFamily &process_events_family();
 
 namespace {
 
-// 0x1030, as pp() shows an address
-std::string hex_addr(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
-
 // 0x1030UL, a C unsigned long
 std::string hex(uint64_t v) { return hex_addr(v) + "UL"; }
 
