@@ -3,25 +3,41 @@
 mod=$(pwd)/$1
 secs=10
 [ "$2" = full ] && secs=60
-# The guest's tmpfs, not the 9p job directory: staprun writes some 100,000
-# ERROR lines and as many backtrace lines.
+# The guest's tmpfs, not the 9p job directory (it can hold no fifo).
+# staprun writes millions of backtrace lines and as many ERROR lines (60 s
+# of them would fill the tmpfs): line_tally keeps only their counts and
+# every other line; staprun writes into fifos, so its status is its own.
 cd "$(mktemp -d)"
-staprun "$mod" > out 2> err &
+mkfifo out.pipe err.pipe
+"$BUILD/line_tally" ' 0x' out < out.pipe &
+tally_out=$!
+"$BUILD/line_tally" 'ERROR: ' err < err.pipe &
+tally_err=$!
+staprun "$mod" > out.pipe 2> err.pipe &
 sp=$!
 # The module is loaded and its probes armed once the begin probe ran (a
 # load can take seconds on a busy host: calls before it are not probed).
 j=0
 while ! grep -q '^ready' out && [ $j -lt 600 ]; do sleep 0.1; j=$((j + 1)); done
+grep -q '^ready' out || fail "no begin probe output after 60 s; stderr: $(head -5 err)"
 i=0
 while [ $i -lt 4 ]; do
   "$BUILD/storm_writer" $secs > "calls.$i" &
   i=$((i + 1))
 done
-wait_writers() { for f in calls.0 calls.1 calls.2 calls.3; do while [ ! -s $f ]; do sleep 0.5; done; done; }
+# The writers end on their own clock; a bound so a stuck guest fails here.
+wait_writers() {
+  for f in calls.0 calls.1 calls.2 calls.3; do
+    j=0
+    while [ ! -s $f ] && [ $j -lt $((secs * 20)) ]; do sleep 0.5; j=$((j + 1)); done
+    [ -s $f ] || fail "writer $f gave no count after $((secs * 10)) s"
+  done
+}
 wait_writers
 kill -TERM $sp
 wait $sp
 status=$?
+wait $tally_out $tally_err
 calls=$(cat calls.* | awk '{s += $2} END {print s}')
 last=$(grep '^hits ' out)
 set -- $last
@@ -29,8 +45,8 @@ hits=$2 long=$4 deep=$6 others=$8
 errors=$(sed -n 's/^WARNING: Number of errors: \([0-9]*\), skipped probes: \([0-9]*\)$/\1/p' err)
 skipped=$(sed -n 's/^WARNING: Number of errors: \([0-9]*\), skipped probes: \([0-9]*\)$/\2/p' err)
 drops=$(sed -n 's/^WARNING: \([0-9]*\) bytes of output in \([0-9]*\) records were dropped.*/\1/p' err)
-backtraces=$(grep -c '^ 0x' out)
-error_lines=$(grep -c '^ERROR: ' err)
+backtraces=$(sed -n 's/^tally //p' out)
+error_lines=$(sed -n 's/^tally //p' err)
 lost=$(sed -n 's/^WARNING: \([0-9]*\) error and warning messages were lost.*/\1/p' err)
 echo "figure: seconds=$secs writer_calls=$calls probe_hits=$hits errors=${errors:-0} skipped=${skipped:-0} error_lines=$error_lines messages_lost=${lost:-0} dropped_bytes=${drops:-0} backtrace_lines=$backtraces staprun_status=$status"
 [ -n "$hits" ] || fail "no end probe output; stderr: $(cat err)"
