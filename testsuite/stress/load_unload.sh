@@ -33,6 +33,8 @@ while [ $i -lt $n ]; do
   resumed=$((resumed + ${r:-0}))
   grep -q "^$name " /proc/modules && fail "still loaded after session $i"
   i=$((i + 1))
+  # Progress, readable on the host in the job's directory during a long run.
+  [ $((i % 50)) = 0 ] && echo "$i of $n loads, $hits hits" > progress
 done
 secs=$(( $(date +%s) - start ))
 stop_writers
