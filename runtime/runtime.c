@@ -48,6 +48,7 @@
 #include "probes/kinds.c"
 #ifdef STP_FEATURE_USER
 #include "task/elf_table.c"
+#include "task/line_table.c"
 #include "task/vdso.c"
 #include "task/vma_map.c"
 #include "task/task_finder.c"

@@ -51,6 +51,10 @@ enum stp_sym_form {
 	STP_SYM_HEX,    /* "0xADDR " (ubacktrace, backtrace) */
 	STP_SYM_DATA,   /* "SYM+0xOFF/0xSIZE [MODULE]" (usymdata, symdata) */
 	STP_SYM_NAME,   /* "SYM", or "0xADDR" (usymname) */
+	/* The source line of an address, from the object's line table: */
+	STP_SYM_FILELINE, /* "FILE:LINE", or "0xADDR" (usymfileline, symfileline) */
+	STP_SYM_FILE,     /* "FILE", or "0xADDR" (usymfile, symfile) */
+	STP_SYM_LINE,     /* "LINE" in decimal, or "0xADDR" (usymline, symline) */
 };
 
 struct stp_context;

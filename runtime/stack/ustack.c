@@ -294,11 +294,20 @@ struct stp_sym {
 	u64 off, size;          /* addr - symbol start, symbol size */
 	const char *module;     /* the mapped file's path ("kernel" or a module's name for kernel addresses) */
 	u64 mod_off;            /* addr - the object's load address */
+	const char *file;       /* the source file of addr, NULL when unknown */
+	u32 line;               /* its line (with file) */
 };
 
+static bool stp_sym_form_wants_lines(enum stp_sym_form form)
+{
+	return form == STP_SYM_FILELINE || form == STP_SYM_FILE || form == STP_SYM_LINE;
+}
+
 /* `lookup` is where the symbol is looked up: the pc itself, or pc - 1
- * for a return address (the call may be a function's last instruction). */
-static void stp_usym_lookup(struct stp_sym *s, u64 addr, u64 lookup)
+ * for a return address (the call may be a function's last instruction).
+ * With `lines`, also its source line (4.8 looks that up at the address as
+ * given too). */
+static void stp_usym_lookup(struct stp_sym *s, u64 addr, u64 lookup, bool lines)
 {
 	struct stp_vma_hit hit;
 	const char *name;
@@ -318,6 +327,9 @@ static void stp_usym_lookup(struct stp_sym *s, u64 addr, u64 lookup)
 		s->off = addr - hit.base + hit.table->addr_base - start;
 		s->size = size;
 	}
+	if (lines && hit.lines &&
+	    !stp_lines_find(hit.lines, lookup - hit.base + hit.lines->addr_base, &s->file, &s->line))
+		s->file = NULL;
 }
 
 /* ---- output: the probe's output, or a string as 4.8's sprint gives it ---- */
@@ -472,6 +484,24 @@ static void stp_sym_emit(struct stp_sink *o, const struct stp_sym *s, enum stp_s
 		else
 			stp_sink_printf(o, "0x%llx", a);
 		break;
+	case STP_SYM_FILELINE: /* a table's row always has both */
+		if (s->file)
+			stp_sink_printf(o, "%s:%u", s->file, s->line);
+		else
+			stp_sink_printf(o, "0x%llx", a);
+		break;
+	case STP_SYM_FILE:
+		if (s->file)
+			stp_sink_printf(o, "%s", s->file);
+		else
+			stp_sink_printf(o, "0x%llx", a);
+		break;
+	case STP_SYM_LINE:
+		if (s->file)
+			stp_sink_printf(o, "%u", s->line);
+		else
+			stp_sink_printf(o, "0x%llx", a);
+		break;
 	}
 }
 
@@ -504,7 +534,7 @@ void stp_ustack_print(struct stp_context *c, char *str, enum stp_sym_form form)
 			s.addr = u->pc[i];
 		} else {
 			u64 pc = u->pc[i];
-			stp_usym_lookup(&s, pc, u->exact[i] ? pc : pc - 1);
+			stp_usym_lookup(&s, pc, u->exact[i] ? pc : pc - 1, false);
 		}
 		stp_sym_emit(&o, &s, form);
 	}
@@ -524,6 +554,6 @@ void stp_usym_sprint(struct stp_context *c, char *str, u64 addr, enum stp_sym_fo
 	/* a 32-bit task's addresses are 32 bits (as 4.8 reads them) */
 	if (stp_task_is32())
 		addr = (u32)addr;
-	stp_usym_lookup(&s, addr, addr);
+	stp_usym_lookup(&s, addr, addr, stp_sym_form_wants_lines(form));
 	stp_sym_emit(&o, &s, form);
 }

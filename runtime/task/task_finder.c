@@ -203,6 +203,34 @@ static bool stp_uobject_inflate(struct stp_uobject *u, void *ws)
 	return true;
 }
 
+/* Inflates and opens u's line table (zlib only: no uw_pack() step). A
+ * table that cannot be used leaves lines_ok false: its addresses print as
+ * hex, as for an object without DWARF. */
+static void stp_uobject_open_lines(struct stp_uobject *u, void *ws)
+{
+	struct z_stream_s z = { .workspace = ws };
+	int rc;
+
+	if (!u->lines_blob || !u->lines_raw_len)
+		return;
+	u->lines_raw = kvmalloc(u->lines_raw_len, GFP_KERNEL);
+	if (!u->lines_raw || zlib_inflateInit2(&z, MAX_WBITS) != Z_OK)
+		goto bad;
+	z.next_in = u->lines_blob;
+	z.avail_in = u->lines_blob_len;
+	z.next_out = u->lines_raw;
+	z.avail_out = u->lines_raw_len;
+	rc = zlib_inflate(&z, Z_FINISH);
+	zlib_inflateEnd(&z);
+	if (rc != Z_STREAM_END || z.total_out != u->lines_raw_len ||
+	    stp_lines_open(&u->lines, u->lines_raw, u->lines_raw_len))
+		goto bad;
+	u->lines_ok = true;
+	return;
+bad:
+	stp_ctl_send("warning the line table of %s is invalid", u->path);
+}
+
 static void stp_uobjects_open(void)
 {
 	void *ws = NULL;
@@ -214,9 +242,11 @@ static void stp_uobjects_open(void)
 		unsigned len = u->blob_len;
 		int rc;
 
+		if (!ws && (u->raw_len || u->lines_blob))
+			ws = kvmalloc(zlib_inflate_workspacesize(), GFP_KERNEL);
+		if (ws)
+			stp_uobject_open_lines(u, ws);
 		if (u->raw_len) {
-			if (!ws)
-				ws = kvmalloc(zlib_inflate_workspacesize(), GFP_KERNEL);
 			if (!ws || !stp_uobject_inflate(u, ws)) {
 				stp_ctl_send("warning the unwind table of %s cannot be inflated",
 					     u->path);

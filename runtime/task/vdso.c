@@ -97,6 +97,7 @@ static bool stp_vdso_lookup(struct mm_struct *mm, unsigned long addr, struct stp
 	hit->path = "[vdso]";
 	hit->name = "[vdso]";
 	hit->table = v && v->table_ok ? &v->table : NULL;
+	hit->lines = NULL; /* the kernel's vdso image has no DWARF */
 	return true;
 }
 

@@ -41,6 +41,7 @@ struct stp_vma_obj {
 	dev_t dev;
 	unsigned long ino;
 	const struct uw_table *table;  /* the -d object with this path, or NULL */
+	const struct stp_lines *lines; /* its line table, or NULL */
 	const char *name;              /* the last component of path */
 	bool marked;                   /* collector: referenced by a snapshot */
 	char path[];
@@ -155,6 +156,7 @@ bool stp_vma_lookup(struct task_struct *tsk, unsigned long addr, struct stp_vma_
 			hit->path = seg->obj->path;
 			hit->name = seg->obj->name;
 			hit->table = seg->obj->table;
+			hit->lines = seg->obj->lines;
 			found = true;
 		}
 	}
@@ -252,6 +254,18 @@ static const struct uw_table *stp_uobject_table(const char *path)
 	return NULL;
 }
 
+/* The -d object's line table for a path, or NULL. */
+static const struct stp_lines *stp_uobject_lines(const char *path)
+{
+	unsigned i;
+	for (i = 0; i < stp_module.n_uobjects; i++) {
+		const struct stp_uobject *u = &stp_module.uobjects[i];
+		if (u->lines_ok && u->path && !strcmp(u->path, path))
+			return &u->lines;
+	}
+	return NULL;
+}
+
 /* The inflated tables, with the VMA map (stp_vma_free_all): no reader is
  * left. */
 static void stp_uobjects_free(void)
@@ -263,6 +277,9 @@ static void stp_uobjects_free(void)
 		u->table_ok = false;
 		kvfree(u->raw);
 		u->raw = NULL;
+		u->lines_ok = false;
+		kvfree(u->lines_raw);
+		u->lines_raw = NULL;
 	}
 }
 
@@ -293,6 +310,7 @@ static const struct stp_vma_obj *stp_vma_intern(struct file *file, char *buf)
 	memcpy(o->path, path, len + 1);
 	o->name = strrchr(o->path, '/') ? strrchr(o->path, '/') + 1 : o->path;
 	o->table = stp_uobject_table(o->path);
+	o->lines = stp_uobject_lines(o->path);
 	o->marked = false;
 	hlist_add_head(&o->node, bucket);
 	stp_vma_nr_obj++;

@@ -11,6 +11,7 @@
 
 #include <linux/types.h>
 #include "unwind.h"
+#include "line_table.h"
 
 struct task_struct;
 
@@ -19,7 +20,9 @@ struct task_struct;
  * the target sees it (symlinks resolved: /bin/ls is /usr/bin/ls on Debian).
  * The blob is the table zlib-compressed when raw_len is not 0 (the module's
  * size: 2.5-3x smaller); the runtime inflates it into `raw` and opens it
- * when the tracker starts (table, table_ok), and frees `raw` with the map. */
+ * when the tracker starts (table, table_ok), and frees `raw` with the map.
+ * The lines_* fields are the same for the object's line table (zlib only;
+ * lines_blob NULL when the script needs none or the object has none). */
 struct stp_uobject {
 	const char *path;
 	const unsigned char *blob;
@@ -28,6 +31,12 @@ struct stp_uobject {
 	void *raw;
 	struct uw_table table;
 	bool table_ok;
+	const unsigned char *lines_blob;
+	unsigned lines_blob_len;
+	unsigned lines_raw_len;
+	void *lines_raw;
+	struct stp_lines lines;
+	bool lines_ok;
 };
 
 struct stp_vma_hit {
@@ -36,6 +45,7 @@ struct stp_vma_hit {
 	const char *path;              /* the mapped file as the kernel names it, "[vdso]" for the vdso */
 	const char *name;              /* its last path component ("libc.so.6", "[vdso]") */
 	const struct uw_table *table;  /* the -d object matched by path, the vdso's table, or NULL */
+	const struct stp_lines *lines; /* the -d object's line table, or NULL */
 };
 
 /* Any context (NMI, irq, kprobe), lock-free and bounded; true if addr is in

@@ -17,10 +17,15 @@ struct EmbeddedTable {
   size_t bytes = 0;        // the blob in the module (zlib data)
   size_t raw_bytes = 0;    // the table it inflates to
   std::string hash;        // of the table, so the C (and the cache key) changes with it
+  // Its line table (zlib), for usymfileline() and its siblings: 0 bytes
+  // when the script needs none or the object has no DWARF lines.
+  size_t lines_bytes = 0, lines_raw_bytes = 0;
+  std::string lines_hash;
 };
 
-// The assembler symbol of table i.
+// The assembler symbol of table i, and of its line table.
 std::string blob_symbol(size_t i);
+std::string lines_symbol(size_t i);
 
 // `extern` declarations, `struct stp_uobject stp_uobjects[]`, and the
 // module's uobjects / n_uobjects; the VMA tracker is needed to use them.

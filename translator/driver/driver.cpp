@@ -102,6 +102,7 @@ public:
 private:
   bool find_user_objects();
   bool build_user_tables();
+  bool add_user_lines(const UserObject &u, UserTable &t);
   bool pass1_parse();
   bool pass2_elaborate();
   bool pass3_translate();
@@ -167,6 +168,7 @@ bool Driver::build_user_tables() {
     for (UserObject &u : resolve_user_objects(req, *sysroot_, diag_))
       user_objects_.push_back(std::move(u));
   }
+  bool want_lines = program_wants_lines(program_);
   ProgressLine progress("building unwind and symbol tables for -d/--ldd (once, then cached)");
   size_t done = 0;
   for (const UserObject &u : user_objects_) {
@@ -186,9 +188,34 @@ bool Driver::build_user_tables() {
                    t->target_path.c_str(), t->table_bytes, t->packed.size(), t->stats.fdes,
                    t->stats.symbols, t->debug_file.empty() ? "" : ", symbols of ",
                    t->debug_file.c_str(), t->from_cache ? ", cached" : "");
+    if (want_lines && !add_user_lines(u, *t))
+      continue;
     user_tables_.push_back(std::move(*t));
   }
   return diag_.errors() == 0;
+}
+
+// The line table of u beside its unwind table t (usymfileline() and its
+// siblings): none when the object has no DWARF lines, which is no error.
+bool Driver::add_user_lines(const UserObject &u, UserTable &t) {
+  std::string err;
+  t.lines = build_user_lines(u, t.debug_file, *sysroot_, err);
+  if (!err.empty()) {
+    diag_.error("cannot build the line table of '" + u.target_path + "': " + err);
+    return false;
+  }
+  if (!opts_.verbose)
+    return true;
+  if (t.lines.stats.too_big)
+    std::fprintf(stderr, "Pass 3: no line data for %s: %zu rows, more than a module carries\n",
+                 u.target_path.c_str(), t.lines.stats.rows);
+  else if (t.lines.packed.empty())
+    std::fprintf(stderr, "Pass 3: no line data for %s: no DWARF lines\n", u.target_path.c_str());
+  else
+    std::fprintf(stderr, "Pass 3: line data for %s from %s: %zu bytes, %zu compressed (%zu rows, %zu files)\n",
+                 u.target_path.c_str(), t.lines.source.c_str(), t.lines.table_bytes,
+                 t.lines.packed.size(), t.lines.stats.rows, t.lines.stats.files);
+  return true;
 }
 
 bool Driver::pass1_parse() {
@@ -306,7 +333,8 @@ bool Driver::pass3_translate() {
     return false;
   std::vector<codegen::EmbeddedTable> embedded;
   for (const UserTable &t : user_tables_)
-    embedded.push_back({t.target_path, t.packed.size(), t.table_bytes, t.hash});
+    embedded.push_back({t.target_path, t.packed.size(), t.table_bytes, t.hash,
+                        t.lines.packed.size(), t.lines.table_bytes, t.lines.hash});
   c_source_ = codegen::translate_program(program_, diag_, embedded);
   if (diag_.errors())
     return false;

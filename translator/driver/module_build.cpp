@@ -27,7 +27,8 @@ ModuleBuild::ModuleBuild(const Options &opts, const Target &target, const std::s
     inputs_.defines.push_back("STP_PRIVILEGE_USR");
   inputs_.module_name = opts.module_name;
   for (const UserTable &t : tables)
-    inputs_.user_objects.push_back(t.target_path + " " + t.hash);
+    inputs_.user_objects.push_back(t.target_path + " " + t.hash +
+                                   (t.lines.hash.empty() ? "" : " lines " + t.lines.hash));
   // Kbuild's environment does not depend on the runtime's parts: one
   // saved environment serves every runtime object of a kernel.
   env_key_ = build::runtime_key(inputs_);
@@ -60,8 +61,11 @@ std::string ModuleBuild::build(const std::string &scratch_dir, Diagnostics &diag
   job.unwind_dir = build::unwind_dir_for(inputs_.runtime_dir);
   job.defines = inputs_.defines;
   job.verbose = opts_.verbose >= 3;
-  for (size_t i = 0; i < tables_.size(); ++i)
+  for (size_t i = 0; i < tables_.size(); ++i) {
     job.blobs.push_back({codegen::blob_symbol(i), &tables_[i].packed});
+    if (!tables_[i].lines.packed.empty())
+      job.blobs.push_back({codegen::lines_symbol(i), &tables_[i].lines.packed});
+  }
   std::optional<build::CacheEntry> env_entry, recipe_entry;
   build::KbuildRecipe recipe;
   if (cache_) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "driver/sysroot.h"
+#include "driver/user_lines.h"
 #include "driver/user_objects.h"
 #include "symtab/unwind_table.h"
 
@@ -25,6 +26,7 @@ struct UserTable {
   std::string hash;       // content hash of `blob`: part of the module's cache key
   symtab::TableStats stats;    // fdes and symbols (also from the cache)
   bool from_cache = false;
+  UserLines lines;             // its line table, when the script needs one
 };
 
 inline const char *const kDefaultDebugRoot = "/usr/lib/debug";
