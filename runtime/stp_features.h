@@ -18,6 +18,8 @@
  *                           (task/, stack/, unwind/)
  *   STP_FEATURE_KPROBE ... STP_FEATURE_TIMER: one per probe kind
  *                           (probes/kinds.h)
+ *   STP_FEATURE_PERF_TASK   perf events bound to tasks, @perf
+ *                           (probes/perf_task.c)
  *
  * Leaving a part out also leaves out its declarations, so C that uses a
  * part it was not built with does not compile (implicit declarations are
@@ -36,6 +38,7 @@
 #define STP_FEATURE_UPROBE
 #define STP_FEATURE_PROC
 #define STP_FEATURE_PERF
+#define STP_FEATURE_PERF_TASK
 #define STP_FEATURE_TIMER
 #define STP_FEATURE_PROCFS
 #define STP_FEATURE_NETFILTER
@@ -48,6 +51,12 @@
 #endif
 #if defined(STP_FEATURE_KPROBE) && !defined(STP_FEATURE_MODSECT)
 #define STP_FEATURE_MODSECT /* .callee(): call sites in modules */
+#endif
+#if defined(STP_FEATURE_PERF_TASK) && !defined(STP_FEATURE_PERF)
+#define STP_FEATURE_PERF /* its probes are perf's */
+#endif
+#if defined(STP_FEATURE_PERF_TASK) && !defined(STP_FEATURE_UPROBE)
+#define STP_FEATURE_UPROBE /* PATH's inode, the target's tree: as uprobes find them */
 #endif
 #if defined(STP_FEATURE_PROC) && !defined(STP_FEATURE_UPROBE)
 #define STP_FEATURE_UPROBE /* process("PATH") probes find PATH's inode as uprobes do */

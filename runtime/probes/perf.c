@@ -6,7 +6,8 @@
  * kernels export no profile-tick hook to modules (as SystemTap 4.8 does on
  * such kernels). The overflow handler runs in the event's interrupt (an
  * hrtimer for software clocks, the PMU's NMI for hardware counters, the
- * faulting or switching task for page faults and context switches). */
+ * faulting or switching task for page faults and context switches).
+ * Events bound to tasks (.process, .counter) are perf_task.c's. */
 
 static void stp_perf_fire(struct perf_event *ev, struct perf_sample_data *data,
 			  struct pt_regs *regs)
@@ -15,10 +16,19 @@ static void stp_perf_fire(struct perf_event *ev, struct perf_sample_data *data,
 	stp_run_event_probe_regs(p->probe, regs);
 }
 
+#ifdef STP_FEATURE_PERF_TASK
+#include "perf_task.c"
+#else
+static inline int stp_perf_task_start(void) { return 0; }
+static inline void stp_perf_task_stop(void) {}
+#endif
+
 static void stp_perf_unregister(void)
 {
 	struct stp_perf_probe *probes = stp_kind_table(PERF)->probes;
 	unsigned i, cpu;
+
+	stp_perf_task_stop();
 	for (i = 0; i < stp_kind_table(PERF)->n; i++) {
 		struct stp_perf_probe *p = &probes[i];
 		if (!p->events)
@@ -32,7 +42,8 @@ static void stp_perf_unregister(void)
 	}
 }
 
-/* One event per online CPU and probe; 0, or the first error. */
+/* One event per online CPU and system-wide probe, then the task-bound
+ * ones (perf_task.c); 0, or the first error. */
 static int stp_perf_register(void)
 {
 	struct stp_perf_probe *probes = stp_kind_table(PERF)->probes;
@@ -48,6 +59,8 @@ static int stp_perf_register(void)
 			.freq = p->freq,
 			.pinned = 1,
 		};
+		if (p->bound != STP_PERF_BOUND_NONE)
+			continue;
 		p->events = kcalloc(nr_cpu_ids, sizeof(*p->events), GFP_KERNEL);
 		if (!p->events)
 			return -ENOMEM;
@@ -65,7 +78,7 @@ static int stp_perf_register(void)
 		}
 		cpus_read_unlock();
 	}
-	return 0;
+	return stp_perf_task_start();
 }
 
 /* The events exist from registration on; their handlers run the probe only

@@ -198,6 +198,9 @@ struct AutocastExpr : Expr {
 struct AtOpExpr : Expr {
   std::string name;
   std::vector<Expr *> args;
+  // @perf("NAME"): its counter's slot in a task's events, bound by pass 2
+  // (passes/perf_counters.cpp); -1 until then.
+  int64_t slot = -1;
   void accept(Visitor &v) override;
 };
 

@@ -26,6 +26,7 @@ const std::vector<Part> &parts() {
       {"STP_FEATURE_UPROBE", {"STP_KIND_UPROBE", "stp_sdt_", "stp_uprobe_"}},
       {"STP_FEATURE_PROC", {"STP_KIND_PROC", "stp_psys_"}},
       {"STP_FEATURE_PERF", {"STP_KIND_PERF"}},
+      {"STP_FEATURE_PERF_TASK", {"STP_PERF_BOUND_", "stp_perf_task_"}},
       {"STP_FEATURE_TIMER", {"STP_KIND_TIMER"}},
       {"STP_FEATURE_PROCFS", {"STP_KIND_PROCFS", "struct stp_procfs_value"}},
       {"STP_FEATURE_NETFILTER", {"STP_KIND_NETFILTER", "STP_NF_ARGS"}},

@@ -561,6 +561,9 @@ public:
     else if ((n.name == "kregister" || n.name == "uregister") && n.args.size() == 1)
       result_ = "stp_dwarf_register(c, " + expr(n.args[0]) + ", " +
                 (n.name == "uregister" ? "true" : "false") + ")";
+    // passes/perf_counters.cpp bound it; runtime/probes/perf_task.c reads.
+    else if (n.name == "perf" && n.slot >= 0)
+      result_ = "stp_perf_task_read(" + std::to_string(n.slot) + ")";
     else if ((n.name == "kderef" || n.name == "uderef") && n.args.size() == 2)
       result_ = "stp_deref(c, " + expr(n.args[0]) + ", " + expr(n.args[1]) + ", " +
                 (n.name == "uderef" ? "true" : "false") + ")";

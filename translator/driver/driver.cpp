@@ -37,6 +37,7 @@
 #include "passes/elide_unused.h"
 #include "passes/elide_empty_probes.h"
 #include "passes/entry_values.h"
+#include "passes/perf_counters.h"
 #include "passes/fold_constants.h"
 #include "debuginfo/kernel_debuginfo.h"
 #include "passes/fold_defined.h"
@@ -279,6 +280,7 @@ bool Driver::pass2_elaborate() {
   parameters_at_entry(program_, arena_);
   resolve_entry_values(env, program_, arena_, diag_);
   resolve_symbols(program_, arena_, diag_, opts_.unoptimized, listing);
+  resolve_perf_counters(program_, diag_);
   resolve_target_vars(env, program_, diag_);
   if (!diag_.errors())
     resolve_autocasts(env, program_, diag_);
@@ -329,6 +331,9 @@ bool Driver::pass2_elaborate() {
 
 bool Driver::pass3_translate() {
   timer_.reset();
+  check_perf_reads(program_, diag_); // where 4.8 rejects them too
+  if (diag_.errors())
+    return false;
   if (!build_user_tables())
     return false;
   std::vector<codegen::EmbeddedTable> embedded;

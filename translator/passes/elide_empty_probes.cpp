@@ -23,7 +23,8 @@ bool does_nothing(const ast::Stmt *s) {
 
 void elide_empty_probes(Program &program, Diagnostics &diag) {
   auto empty = [](const probes::ResolvedProbe &p) {
-    return p.decl && does_nothing(p.decl->body) && !p.entry_part && !p.entry;
+    return p.decl && does_nothing(p.decl->body) && !p.entry_part && !p.entry &&
+           !p.acts_without_body;
   };
   if (std::none_of(program.probes.begin(), program.probes.end(), empty))
     return;

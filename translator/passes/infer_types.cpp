@@ -183,6 +183,9 @@ public:
       set(n, n.args[0]->type);
       set(*n.args[0], n.type);
     }
+    // @perf("NAME"): a counter's value (passes/perf_counters.cpp).
+    if (n.name == "perf")
+      set(n, Type::Long);
     // Register and memory fetches (passes/check_fetches.cpp): numbers.
     if (n.name == "kregister" || n.name == "uregister" || n.name == "kderef" ||
         n.name == "uderef") {

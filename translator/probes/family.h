@@ -76,6 +76,9 @@ struct ResolvedProbe {
   // the function is entered (runs as the kretprobe's entry handler).
   const ResolvedProbe *entry = nullptr;
   bool entry_part = false; // this probe runs only as another's `entry`
+  // The point does its work without the body, which never runs (a perf
+  // counter, read with @perf): kept when the body is empty.
+  bool acts_without_body = false;
   int64_t priority = 0;    // begin/end/error ordering
   std::string handler;     // C name of the handler function (set by codegen)
   // Family-specific C initializer fields worked out at resolution, e.g.

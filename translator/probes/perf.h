@@ -13,5 +13,9 @@ const ProbeFamily &perf_family();
 // `period` are C expressions.
 std::string perf_c_fields(int64_t type, const std::string &config, const std::string &period,
                           bool freq);
+// Whether `probe` (a perf one) is bound to tasks (.process, .counter).
+bool perf_task_bound(const ResolvedProbe &probe);
+// The NAME of a perf ... .counter("NAME") probe, else "".
+std::string perf_counter_name(const ResolvedProbe &probe);
 
 } // namespace stap::probes

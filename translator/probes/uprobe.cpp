@@ -17,6 +17,7 @@
 #include "probes/family.h"
 #include "probes/function_scope.h"
 #include "probes/path_glob.h"
+#include "probes/program_path.h"
 #include "probes/plt_entries.h"
 #include "probes/sdt_notes.h"
 #include "probes/user_dwarf.h"
@@ -329,15 +330,7 @@ private:
       diag.error(loc, "cannot read the target's files for '" + name + "'");
       return std::nullopt;
     }
-    std::optional<Sysroot::File> f;
-    if (name.find('/') != std::string::npos || !search_path) {
-      f = sysroot->resolve(name);
-    } else {
-      for (const char *dir : {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin",
-                              "/sbin", "/bin"})
-        if ((f = sysroot->resolve(std::string(dir) + "/" + name)))
-          break;
-    }
+    std::optional<Sysroot::File> f = find_program(*sysroot, name, search_path);
     if (!f) {
       diag.error(loc, "no such program or library: '" + name + "'");
       return std::nullopt;
