@@ -2,8 +2,10 @@
  * the kernel's nfsd is started through the nfsd filesystem, the export of
  * a fresh tmpfs is written into the sunrpc caches (what mountd would
  * answer), the client mounts it with mount(2)'s text options, and a file
- * is created, written, removed, and a directory made and removed. Run
+ * is created, written, read back, renamed and removed, a name that does
+ * not exist is looked up, and a directory is made and removed. Run
  * after `modprobe -a nfsd nfsv4`, under staprun -c. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -93,9 +95,21 @@ int main(void)
 	check(write(fd, "hello", 5) == 5, "write");
 	check(fsync(fd) == 0, "fsync");
 	check(close(fd) == 0, "close");
+	/* Read it back from the server (O_DIRECT: not from the client's
+	 * cache), rename it, look up a name that does not exist. */
+	{
+		static char buf[4096] __attribute__((aligned(4096)));
+		struct stat st;
+		fd = open(MNT "/stap-nfsd-file", O_RDONLY | O_DIRECT);
+		check(fd >= 0, "open O_DIRECT");
+		check(read(fd, buf, sizeof buf) == 5, "read");
+		check(close(fd) == 0, "close");
+		check(rename(MNT "/stap-nfsd-file", MNT "/stap-nfsd-file2") == 0, "rename");
+		check(stat(MNT "/stap-nfsd-none", &st) != 0 && errno == ENOENT, "stat ENOENT");
+	}
 	check(mkdir(MNT "/stap-nfsd-dir", 0755) == 0, "mkdir");
 	check(rmdir(MNT "/stap-nfsd-dir") == 0, "rmdir");
-	check(unlink(MNT "/stap-nfsd-file") == 0, "unlink");
+	check(unlink(MNT "/stap-nfsd-file2") == 0, "unlink");
 	check(umount(MNT) == 0, "umount");
 
 	put("/proc/fs/nfsd/threads", "0\n", 0);
