@@ -3,7 +3,8 @@
  * a fresh tmpfs is written into the sunrpc caches (what mountd would
  * answer), the client mounts it with mount(2)'s text options, and a file
  * is created, written, read back, renamed and removed, a name that does
- * not exist is looked up, and a directory is made and removed. Run
+ * not exist is looked up, a 3 MiB file is written (and committed) and
+ * removed, and a directory is made and removed. Run
  * after `modprobe -a nfsd nfsv4`, under staprun -c. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,7 +61,7 @@ int main(void)
 	mkdir(EXPORT, 0755);
 	mkdir(RECOVERY, 0755);
 	mkdir(MNT, 0755);
-	check(mount("tmpfs", EXPORT, "tmpfs", 0, "size=1m") == 0, "mount tmpfs");
+	check(mount("tmpfs", EXPORT, "tmpfs", 0, "size=8m") == 0, "mount tmpfs");
 	if (mount("nfsd", "/proc/fs/nfsd", "nfsd", 0, NULL) != 0 && errno != EBUSY)
 		check(0, "mount nfsd");
 
@@ -106,6 +107,19 @@ int main(void)
 		check(close(fd) == 0, "close");
 		check(rename(MNT "/stap-nfsd-file", MNT "/stap-nfsd-file2") == 0, "rename");
 		check(stat(MNT "/stap-nfsd-none", &st) != 0 && errno == ENOENT, "stat ENOENT");
+	}
+	/* More than one WRITE's worth (wsize is at most 1 MiB), so the
+	 * client writes unstable and then COMMITs at fsync. */
+	{
+		static char big[1 << 20];
+		int i;
+		fd = open(MNT "/stap-nfsd-big", O_CREAT | O_WRONLY, 0644);
+		check(fd >= 0, "create big");
+		for (i = 0; i < 3; i++)
+			check(write(fd, big, sizeof big) == sizeof big, "write big");
+		check(fsync(fd) == 0, "fsync big");
+		check(close(fd) == 0, "close big");
+		check(unlink(MNT "/stap-nfsd-big") == 0, "unlink big");
 	}
 	check(mkdir(MNT "/stap-nfsd-dir", 0755) == 0, "mkdir");
 	check(rmdir(MNT "/stap-nfsd-dir") == 0, "rmdir");
