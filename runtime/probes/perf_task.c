@@ -32,6 +32,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include "../task/task_work_queue.h"
+#include "../task/tracepoint_hooks.h"
 
 #ifndef MAXPERFTASKS
 #define MAXPERFTASKS 256
@@ -306,26 +307,11 @@ static void stp_pt_on_exit(void *data, struct task_struct *p)
 	stp_pt_kill_task(current);
 }
 
-struct stp_pt_tracepoint {
-	const char *name;
-	void *probe;
-	struct tracepoint *tp;
-	bool registered;
-};
-
-static struct stp_pt_tracepoint stp_pt_tracepoints[] = {
+static struct stp_tp_hook stp_pt_tracepoints[] = {
 	{"sched_process_fork", stp_pt_on_fork},
 	{"sched_process_exec", stp_pt_on_exec},
 	{"sched_process_exit", stp_pt_on_exit},
 };
-
-static void stp_pt_match_tracepoint(struct tracepoint *tp, void *priv)
-{
-	unsigned i;
-	for (i = 0; i < ARRAY_SIZE(stp_pt_tracepoints); i++)
-		if (!strcmp(tp->name, stp_pt_tracepoints[i].name))
-			stp_pt_tracepoints[i].tp = tp;
-}
 
 /* ---- session start and stop ---- */
 
@@ -424,17 +410,10 @@ static int stp_perf_task_start(void)
 	stp_pt_open = true;
 	WRITE_ONCE(stp_pt_slots, stp_pt_table);
 	stp_twq_open(&stp_pt_works);
-	for_each_kernel_tracepoint(stp_pt_match_tracepoint, NULL);
-	for (i = 0; i < ARRAY_SIZE(stp_pt_tracepoints); i++) {
-		struct stp_pt_tracepoint *t = &stp_pt_tracepoints[i];
-		rc = t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) : -ENOENT;
-		if (rc) {
-			stp_ctl_send("error perf counters cannot hook the kernel tracepoint %s: error %d",
-				     t->name, rc);
-			return rc; /* the session's unregister undoes the rest */
-		}
-		t->registered = true;
-	}
+	rc = stp_tp_hooks_register(stp_pt_tracepoints, ARRAY_SIZE(stp_pt_tracepoints), 0,
+				   "perf counters");
+	if (rc)
+		return rc; /* the session's unregister undoes the rest */
 	stp_pt_attach_existing();
 	return 0;
 }
@@ -444,20 +423,10 @@ static int stp_perf_task_start(void)
 static void stp_perf_task_stop(void)
 {
 	struct stp_perf_probe *p;
-	bool any = false;
 	unsigned i;
 
 	stp_twq_refuse(&stp_pt_works);
-	for (i = 0; i < ARRAY_SIZE(stp_pt_tracepoints); i++) {
-		struct stp_pt_tracepoint *t = &stp_pt_tracepoints[i];
-		if (t->registered) {
-			tracepoint_probe_unregister(t->tp, t->probe, NULL);
-			t->registered = false;
-			any = true;
-		}
-	}
-	if (any)
-		tracepoint_synchronize_unregister();
+	stp_tp_hooks_unregister(stp_pt_tracepoints, ARRAY_SIZE(stp_pt_tracepoints));
 	stp_twq_drain(&stp_pt_works, HZ / 2);
 
 	mutex_lock(&stp_pt_mutex);

@@ -25,6 +25,7 @@
  * (task/task_work_queue.h). */
 #include <linux/tracepoint.h>
 #include "../task/task_work_queue.h"
+#include "../task/tracepoint_hooks.h"
 #include <linux/sched/signal.h>
 #include <asm/syscall.h>
 
@@ -196,30 +197,17 @@ static struct kprobe stp_pe_exit_kp = {
 };
 static bool stp_pe_exit_registered;
 
-struct stp_pe_tracepoint {
-	const char *name;
-	void *probe;
-	unsigned kinds; /* hooked when a probe of one of these kinds exists */
-	bool late;      /* and while a process("PATH") probe waits for its program */
-	struct tracepoint *tp;
-	bool registered;
-};
-
+/* A hook's need: the probe kinds it serves (hooked when a probe of one of
+ * them exists), and STP_PE_WAITING: also while a process("PATH") probe
+ * waits for its program to appear. */
 #define STP_PE_BIT(kind) (1u << STP_PROC_##kind)
-static struct stp_pe_tracepoint stp_pe_tracepoints[] = {
+#define STP_PE_WAITING (1u << 31)
+static struct stp_tp_hook stp_pe_tracepoints[] = {
 	{"sched_process_fork", stp_pe_on_fork, STP_PE_BIT(BEGIN) | STP_PE_BIT(THREAD_BEGIN)},
-	{"sched_process_exec", stp_pe_on_exec, STP_PE_BIT(BEGIN) | STP_PE_BIT(END), true},
+	{"sched_process_exec", stp_pe_on_exec, STP_PE_BIT(BEGIN) | STP_PE_BIT(END) | STP_PE_WAITING},
 	{"sys_enter", stp_pe_on_sys_enter, STP_PE_BIT(SYSCALL)},
 	{"sys_exit", stp_pe_on_sys_exit, STP_PE_BIT(SYSCALL_RETURN)},
 };
-
-static void stp_pe_match_tracepoint(struct tracepoint *tp, void *priv)
-{
-	unsigned i;
-	for (i = 0; i < ARRAY_SIZE(stp_pe_tracepoints); i++)
-		if (!strcmp(tp->name, stp_pe_tracepoints[i].name))
-			stp_pe_tracepoints[i].tp = tp;
-}
 
 /* begin for every process (of the target's tree) that exists now, in
  * its own context: a sleeping process is woken to run it, as a signal
@@ -265,19 +253,12 @@ static int stp_proc_events_start(void)
 		}
 	}
 	stp_twq_open(&stp_pe_works);
-	for_each_kernel_tracepoint(stp_pe_match_tracepoint, NULL);
-	for (i = 0; i < ARRAY_SIZE(stp_pe_tracepoints); i++) {
-		struct stp_pe_tracepoint *t = &stp_pe_tracepoints[i];
-		if (!(t->kinds & stp_pe_kinds) && !(t->late && stp_pe_waiting))
-			continue;
-		rc = t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) : -ENOENT;
-		if (rc) {
-			stp_ctl_send("error process probes cannot hook the kernel tracepoint %s: error %d",
-				     t->name, rc);
-			stp_proc_events_stop();
-			return rc;
-		}
-		t->registered = true;
+	rc = stp_tp_hooks_register(stp_pe_tracepoints, ARRAY_SIZE(stp_pe_tracepoints),
+				   stp_pe_kinds | (stp_pe_waiting ? STP_PE_WAITING : 0),
+				   "process probes");
+	if (rc) {
+		stp_proc_events_stop();
+		return rc;
 	}
 	if (stp_pe_kinds & ((1u << STP_PROC_END) | (1u << STP_PROC_THREAD_END))) {
 		rc = register_kprobe(&stp_pe_exit_kp);
@@ -301,7 +282,6 @@ static void stp_proc_events_running(void)
 
 static void stp_proc_events_stop(void)
 {
-	bool any = false;
 	unsigned i;
 
 	if (!stp_pe_started)
@@ -312,16 +292,7 @@ static void stp_proc_events_stop(void)
 		unregister_kprobe(&stp_pe_exit_kp);
 		stp_pe_exit_registered = false;
 	}
-	for (i = 0; i < ARRAY_SIZE(stp_pe_tracepoints); i++) {
-		struct stp_pe_tracepoint *t = &stp_pe_tracepoints[i];
-		if (t->registered) {
-			tracepoint_probe_unregister(t->tp, t->probe, NULL);
-			t->registered = false;
-			any = true;
-		}
-	}
-	if (any)
-		tracepoint_synchronize_unregister();
+	stp_tp_hooks_unregister(stp_pe_tracepoints, ARRAY_SIZE(stp_pe_tracepoints));
 	/* Works of processes that never return to user space (blocked) stay
 	 * queued: they hold a module reference each. */
 	stp_twq_drain(&stp_pe_works, HZ / 2);

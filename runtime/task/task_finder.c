@@ -16,6 +16,7 @@
 
 #include <linux/tracepoint.h>
 #include "task_work_queue.h"
+#include "tracepoint_hooks.h"
 #include <linux/mman.h>
 #include <linux/ipc.h>
 #include <linux/shm.h>
@@ -147,27 +148,12 @@ static void stp_tf_on_sys_exit(void *data, struct pt_regs *regs, long ret)
 		stp_tf_queue(current, NULL);
 }
 
-struct stp_tf_tracepoint {
-	const char *name;
-	void *probe;
-	struct tracepoint *tp;
-	bool registered;
-};
-
-static struct stp_tf_tracepoint stp_tf_tracepoints[] = {
+static struct stp_tp_hook stp_tf_tracepoints[] = {
 	{"sched_process_fork", stp_tf_on_fork},
 	{"sched_process_exec", stp_tf_on_exec},
 	{"sched_process_exit", stp_tf_on_exit},
 	{"sys_exit", stp_tf_on_sys_exit},
 };
-
-static void stp_tf_match_tracepoint(struct tracepoint *tp, void *priv)
-{
-	unsigned i;
-	for (i = 0; i < ARRAY_SIZE(stp_tf_tracepoints); i++)
-		if (!strcmp(tp->name, stp_tf_tracepoints[i].name))
-			stp_tf_tracepoints[i].tp = tp;
-}
 
 /* ---- session start and stop ---- */
 
@@ -315,7 +301,6 @@ static void stp_tf_stop(void);
 /* Before the begin probes; 0 or -errno (and an error message). */
 static int stp_tf_start(void)
 {
-	unsigned i;
 	int rc;
 
 	if (!stp_module.need_vma_tracker)
@@ -324,19 +309,13 @@ static int stp_tf_start(void)
 	stp_uobjects_open();
 	if (current->mm)
 		stp_vdso_prepare(current->mm->context.vdso_image);
-	for_each_kernel_tracepoint(stp_tf_match_tracepoint, NULL);
 	atomic_set(&stp_vma_active, 1);
 	stp_twq_open(&stp_tf_queue_of_rescans);
-	for (i = 0; i < ARRAY_SIZE(stp_tf_tracepoints); i++) {
-		struct stp_tf_tracepoint *t = &stp_tf_tracepoints[i];
-		rc = t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) : -ENOENT;
-		if (rc) {
-			stp_ctl_send("error the task finder cannot hook the kernel tracepoint %s: error %d",
-				     t->name, rc);
-			stp_tf_stop();
-			return rc;
-		}
-		t->registered = true;
+	rc = stp_tp_hooks_register(stp_tf_tracepoints, ARRAY_SIZE(stp_tf_tracepoints), 0,
+				   "the task finder");
+	if (rc) {
+		stp_tf_stop();
+		return rc;
 	}
 	stp_tf_scan_existing();
 	return 0;
@@ -346,22 +325,10 @@ static int stp_tf_start(void)
  * behind. The map itself stays readable until stp_vma_free_all(). */
 static void stp_tf_stop(void)
 {
-	bool any = false;
-	unsigned i;
-
 	if (!stp_tf_started)
 		return;
 	stp_tf_started = false;
 	stp_twq_refuse(&stp_tf_queue_of_rescans);
-	for (i = 0; i < ARRAY_SIZE(stp_tf_tracepoints); i++) {
-		struct stp_tf_tracepoint *t = &stp_tf_tracepoints[i];
-		if (t->registered) {
-			tracepoint_probe_unregister(t->tp, t->probe, NULL);
-			t->registered = false;
-			any = true;
-		}
-	}
-	if (any)
-		tracepoint_synchronize_unregister();
+	stp_tp_hooks_unregister(stp_tf_tracepoints, ARRAY_SIZE(stp_tf_tracepoints));
 	stp_twq_drain(&stp_tf_queue_of_rescans, 5 * HZ);
 }
