@@ -242,26 +242,14 @@ static struct stp_vma_snap *stp_mm_snap_locked(struct stp_mm_entry *e)
 	return rcu_dereference_protected(e->snap, lockdep_is_held(&stp_vma_mutex));
 }
 
-/* The -d table for a path, or NULL. */
-static const struct uw_table *stp_uobject_table(const char *path)
+/* The -d object of a path, or NULL. */
+static const struct stp_uobject *stp_uobject_of(const char *path)
 {
 	unsigned i;
 	for (i = 0; i < stp_module.n_uobjects; i++) {
 		const struct stp_uobject *u = &stp_module.uobjects[i];
-		if (u->table_ok && u->path && !strcmp(u->path, path))
-			return &u->table;
-	}
-	return NULL;
-}
-
-/* The -d object's line table for a path, or NULL. */
-static const struct stp_lines *stp_uobject_lines(const char *path)
-{
-	unsigned i;
-	for (i = 0; i < stp_module.n_uobjects; i++) {
-		const struct stp_uobject *u = &stp_module.uobjects[i];
-		if (u->lines_ok && u->path && !strcmp(u->path, path))
-			return &u->lines;
+		if (u->path && !strcmp(u->path, path))
+			return u;
 	}
 	return NULL;
 }
@@ -291,6 +279,7 @@ static const struct stp_vma_obj *stp_vma_intern(struct file *file, char *buf)
 	unsigned long ino = inode->i_ino;
 	struct hlist_head *bucket = &stp_obj_hash[hash_long(ino ^ dev, STP_OBJ_HASH_BITS)];
 	struct stp_vma_obj *o;
+	const struct stp_uobject *u;
 	char *path = d_path(&file->f_path, buf, PATH_MAX);
 	size_t len;
 
@@ -309,8 +298,9 @@ static const struct stp_vma_obj *stp_vma_intern(struct file *file, char *buf)
 	o->ino = ino;
 	memcpy(o->path, path, len + 1);
 	o->name = strrchr(o->path, '/') ? strrchr(o->path, '/') + 1 : o->path;
-	o->table = stp_uobject_table(o->path);
-	o->lines = stp_uobject_lines(o->path);
+	u = stp_uobject_of(o->path);
+	o->table = u && u->table_ok ? &u->table : NULL;
+	o->lines = u && u->lines_ok ? &u->lines : NULL;
 	o->marked = false;
 	hlist_add_head(&o->node, bucket);
 	stp_vma_nr_obj++;
