@@ -2,10 +2,10 @@
 
 #include "ast/ast.h"
 #include "build/content_hash.h"
+#include "driver/user_tables.h"
 #include "symtab/elf_image.h"
 
 #include <string_view>
-#include <zlib.h>
 
 namespace stap {
 
@@ -17,19 +17,6 @@ bool program_wants_lines(const Program &program) {
   }
   return false;
 }
-
-namespace {
-
-std::vector<uint8_t> compress(const std::vector<uint8_t> &raw) {
-  uLongf len = compressBound(raw.size());
-  std::vector<uint8_t> out(len);
-  if (compress2(out.data(), &len, raw.data(), raw.size(), Z_BEST_COMPRESSION) != Z_OK)
-    return {};
-  out.resize(len);
-  return out;
-}
-
-} // namespace
 
 UserLines build_user_lines(const UserObject &obj, const std::string &debug_file,
                            const Sysroot &sysroot, std::string &err) {
@@ -50,7 +37,7 @@ UserLines build_user_lines(const UserObject &obj, const std::string &debug_file,
   if (table.empty() || !err.empty())
     return l;
   l.table_bytes = table.size();
-  l.packed = compress(table);
+  l.packed = compress_for_module(table);
   if (l.packed.empty()) {
     err = "cannot compress the line table";
     return l;

@@ -19,18 +19,22 @@ extern "C" {
 
 namespace stap {
 
+std::vector<uint8_t> compress_for_module(const std::vector<uint8_t> &raw) {
+  uLongf out_len = compressBound(raw.size());
+  std::vector<uint8_t> out(out_len);
+  if (compress2(out.data(), &out_len, raw.data(), raw.size(), Z_BEST_COMPRESSION) != Z_OK)
+    return {};
+  out.resize(out_len);
+  return out;
+}
+
 std::vector<uint8_t> pack_for_module(const std::vector<uint8_t> &table) {
   std::vector<uint8_t> packed = table;
   auto len = static_cast<uw_u32>(packed.size());
   std::vector<uint8_t> scratch(uw_pack_scratch_size(packed.data(), len));
   if (!scratch.empty())
     uw_pack(packed.data(), len, scratch.data());
-  uLongf out_len = compressBound(packed.size());
-  std::vector<uint8_t> out(out_len);
-  if (compress2(out.data(), &out_len, packed.data(), packed.size(), Z_BEST_COMPRESSION) != Z_OK)
-    return {};
-  out.resize(out_len);
-  return out;
+  return compress_for_module(packed);
 }
 
 std::string default_table_cache_dir() { return systemtap_dir() + "/uwtables"; }

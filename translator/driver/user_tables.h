@@ -42,6 +42,10 @@ std::string find_debug_file(const std::string &build_id, const Sysroot &sysroot,
 // session start (runtime/task/task_finder.c). The table format is unchanged.
 std::vector<uint8_t> pack_for_module(const std::vector<uint8_t> &table);
 
+// zlib at level 9, what the runtime inflates (the line tables go in this
+// way, unpacked); empty if compression fails.
+std::vector<uint8_t> compress_for_module(const std::vector<uint8_t> &raw);
+
 // Builds the table of `obj`; nothing with `err` set when it cannot. With a
 // `cache_dir` ($SYSTEMTAP_DIR/uwtables), a table made before from the same
 // object and debuginfo file (content hashes) is taken from there instead:
