@@ -227,6 +227,7 @@ static __always_inline bool stp_run_probe_data(const struct stp_probe *p, struct
 	c->kreturn = kreturn;
 	c->entry_data = entry_data;
 	c->regparm = 0;
+	c->returnval_set = 0;
 	c->actions = 0;
 	c->last_error = NULL;
 	c->error_loc = NULL;

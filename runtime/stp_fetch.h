@@ -270,9 +270,12 @@ static inline void stp_set_regparm(struct stp_context *c, s64 n)
 	c->regparm = STP_REGPARM | (unsigned char)n;
 }
 
-/* returnval(): the return register of the probe's registers. */
+/* returnval(): the return register of the probe's registers, or what
+ * set_returnval() (--compatible<=4.0) gave it in this hit. */
 static inline s64 stp_returnval(struct stp_context *c)
 {
+	if (unlikely(c->returnval_set))
+		return c->returnval_override;
 	if (!c->regs) {
 		stp_error(c, "returnval() not defined in this context");
 		return 0;

@@ -64,6 +64,8 @@ struct stp_context {
 					 * function's entry (stp_uprobe_bias) */
 	char sdt_parms[MAXSTRINGLEN];   /* an SDT marker's $$parms */
 	unsigned char regparm;          /* *_arg()'s convention: regparm(N), asmlinkage() (stp_fetch.h) */
+	unsigned char returnval_set;    /* set_returnval() ran (--compatible<=4.0): returnval() is */
+	s64 returnval_override;         /* this */
 	long actions;                   /* statements executed (MAXACTION) */
 	const char *last_error;         /* set by a failing operation */
 	const char *error_loc;          /* "file:line:col" of the failing operation */
