@@ -157,26 +157,34 @@ static struct stp_tp_hook stp_tf_tracepoints[] = {
 
 /* ---- session start and stop ---- */
 
-/* Inflates u's zlib blob into u->raw (u->raw_len bytes exactly) and undoes
- * the translator's uw_pack() (unwind/uw_pack.h); `ws` is a
- * zlib_inflate_workspacesize() workspace. False if it is not exactly that. */
-static bool stp_uobject_inflate(struct stp_uobject *u, void *ws)
+/* Inflates src[0..src_len) into dst: true if it is exactly dst_len bytes
+ * of zlib data. `ws` is a zlib_inflate_workspacesize() workspace. */
+static bool stp_inflate_exact(void *dst, uw_u32 dst_len, const void *src, uw_u32 src_len, void *ws)
 {
 	struct z_stream_s z = { .workspace = ws };
-	void *scratch;
-	uw_u32 scratch_len;
 	int rc;
 
-	u->raw = kvmalloc(u->raw_len, GFP_KERNEL);
-	if (!u->raw || zlib_inflateInit2(&z, MAX_WBITS) != Z_OK)
+	if (zlib_inflateInit2(&z, MAX_WBITS) != Z_OK)
 		return false;
-	z.next_in = u->blob;
-	z.avail_in = u->blob_len;
-	z.next_out = u->raw;
-	z.avail_out = u->raw_len;
+	z.next_in = src;
+	z.avail_in = src_len;
+	z.next_out = dst;
+	z.avail_out = dst_len;
 	rc = zlib_inflate(&z, Z_FINISH);
 	zlib_inflateEnd(&z);
-	if (rc != Z_STREAM_END || z.total_out != u->raw_len)
+	return rc == Z_STREAM_END && z.total_out == dst_len;
+}
+
+/* Inflates u's zlib blob into u->raw (u->raw_len bytes exactly) and undoes
+ * the translator's uw_pack() (unwind/uw_pack.h). False if it is not
+ * exactly that. */
+static bool stp_uobject_inflate(struct stp_uobject *u, void *ws)
+{
+	void *scratch;
+	uw_u32 scratch_len;
+
+	u->raw = kvmalloc(u->raw_len, GFP_KERNEL);
+	if (!u->raw || !stp_inflate_exact(u->raw, u->raw_len, u->blob, u->blob_len, ws))
 		return false;
 	scratch_len = uw_pack_scratch_size(u->raw, u->raw_len);
 	if (!scratch_len) /* not a table: uw_table_open() says so */
@@ -194,21 +202,11 @@ static bool stp_uobject_inflate(struct stp_uobject *u, void *ws)
  * hex, as for an object without DWARF. */
 static void stp_uobject_open_lines(struct stp_uobject *u, void *ws)
 {
-	struct z_stream_s z = { .workspace = ws };
-	int rc;
-
 	if (!u->lines_blob || !u->lines_raw_len)
 		return;
 	u->lines_raw = kvmalloc(u->lines_raw_len, GFP_KERNEL);
-	if (!u->lines_raw || zlib_inflateInit2(&z, MAX_WBITS) != Z_OK)
-		goto bad;
-	z.next_in = u->lines_blob;
-	z.avail_in = u->lines_blob_len;
-	z.next_out = u->lines_raw;
-	z.avail_out = u->lines_raw_len;
-	rc = zlib_inflate(&z, Z_FINISH);
-	zlib_inflateEnd(&z);
-	if (rc != Z_STREAM_END || z.total_out != u->lines_raw_len ||
+	if (!u->lines_raw ||
+	    !stp_inflate_exact(u->lines_raw, u->lines_raw_len, u->lines_blob, u->lines_blob_len, ws) ||
 	    stp_lines_open(&u->lines, u->lines_raw, u->lines_raw_len))
 		goto bad;
 	u->lines_ok = true;
