@@ -1,6 +1,5 @@
 /* Per-CPU probe contexts and the one way a probe handler is run. */
 
-static struct stp_context **stp_contexts; /* [nr_cpu_ids] */
 atomic_long_t stp_allocated_bytes = ATOMIC_LONG_INIT(0);
 
 static int stp_contexts_alloc(void)
@@ -35,7 +34,7 @@ static void stp_contexts_free(void)
 	stp_contexts = NULL;
 }
 
-static void stp_flush(struct stp_context *c)
+void stp_flush(struct stp_context *c)
 {
 	if (c->pbuf_len) {
 		stp_transport_write(c->pbuf, c->pbuf_len);
@@ -175,7 +174,7 @@ void stp_count_skipped(void)
 	}
 }
 
-static noinline void stp_report_error(struct stp_context *c)
+noinline void stp_report_error(struct stp_context *c)
 {
 	int n = atomic_inc_return(&stp_error_count);
 	const char *loc = c->error_loc ? c->error_loc : c->stmt_loc;
@@ -187,88 +186,13 @@ static noinline void stp_report_error(struct stp_context *c)
 		stp_ctl_send("error %s in probe %s", c->last_error, c->probe->pp);
 	if (n > MAXERRORS) {
 		atomic_set(&stp_session_failed, 1);
-		stp_request_exit();
+		stp_request_exit(); /* closes the events' gate */
 	}
-}
-
-/* Runs `p` on this CPU. Interrupts stay off for the whole handler, so the
- * context cannot be shared; a probe that fires while this CPU is already in
- * a handler (an interrupt, an NMI) is skipped and counted, never nested.
- * `entry_data`: a kretprobe call's @entry values (or NULL).
- * `kprobe_addr`: a kprobe's probed address (its regs->ip is one past it
- * on x86), or a kretprobe's (then `kreturn`); 0 for other probes.
- * Returns whether the handler ran. Inline into each kind's handler, with
- * the rare paths out of line: a call and return less per hit. */
-static __always_inline bool stp_run_probe_data(const struct stp_probe *p, struct pt_regs *regs,
-					       void *entry_data, unsigned long kprobe_addr,
-					       bool kreturn)
-{
-	unsigned long flags;
-	struct stp_context *c;
-
-	local_irq_save(flags);
-	c = stp_contexts[smp_processor_id()];
-	/* Only this CPU touches its context's flag, with interrupts off: what
-	 * can come between the test and the set is an NMI (a perf or
-	 * watchpoint probe), which runs to its end first. So a plain flag
-	 * does what a locked cmpxchg did, as the kernel's own recursion
-	 * guards (trace_recursion) do; the barriers keep the context's
-	 * stores inside it. */
-	if (unlikely(READ_ONCE(c->busy))) {
-		stp_count_skipped();
-		local_irq_restore(flags);
-		return false;
-	}
-	WRITE_ONCE(c->busy, 1);
-	barrier();
-	c->probe = p;
-	c->regs = regs;
-	c->kprobe_addr = kprobe_addr;
-	c->kreturn = kreturn;
-	c->entry_data = entry_data;
-	c->regparm = 0;
-	c->returnval_set = 0;
-	c->actions = 0;
-	c->last_error = NULL;
-	c->error_loc = NULL;
-	c->stmt_loc = NULL;
-	c->pbuf_len = 0;
-	c->frame_top = 0;
-	c->nesting = 0;
-	c->next_overload = 0;
-	c->aborted = 0;
-	c->rx_nslots = 0;
-	c->ustack.walked = false;
-	c->kstack.walked = false;
-	p->handler(c);
-	if (c->pbuf_len)
-		stp_flush(c);
-	if (unlikely(c->last_error) && !c->aborted)
-		stp_report_error(c);
-	barrier();
-	WRITE_ONCE(c->busy, 0);
-	local_irq_restore(flags);
-	return true;
 }
 
 static void stp_run_probe(const struct stp_probe *p)
 {
 	stp_run_probe_data(p, NULL, NULL, 0, false);
-}
-
-/* Event probes (timers, kprobes...) run only while the session runs:
- * not before the begin probes are done, not once exit() was called (as in
- * SystemTap, a timer that fires between exit() and the stop runs no more
- * rounds), not while the end probes run.
- * `regs` (or NULL) is what $return and friends read. */
-static __always_inline bool stp_run_event_probe_data(const struct stp_probe *p, struct pt_regs *regs,
-				     void *entry_data, unsigned long kprobe_addr, bool kreturn)
-{
-	if (likely(stp_session_state() == STP_SESSION_RUNNING &&
-		   !atomic_read(&stp_exit_requested) &&
-		   !atomic_read(&stp_session_failed)))
-		return stp_run_probe_data(p, regs, entry_data, kprobe_addr, kreturn);
-	return false;
 }
 
 static void stp_run_event_probe_regs(const struct stp_probe *p, struct pt_regs *regs)

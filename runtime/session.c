@@ -23,6 +23,7 @@ static void stp_session_start(long target_pid)
 	}
 	stp_begin_probes_run();
 	atomic_set(&stp_state, STP_SESSION_RUNNING);
+	atomic_or(STP_EVENTS_RUN, &stp_events);
 	stp_kinds_start();
 	mutex_unlock(&stp_session_mutex);
 }
@@ -58,6 +59,7 @@ static void stp_session_stop(void)
 		return;
 	}
 	atomic_set(&stp_state, STP_SESSION_STOPPING);
+	atomic_or(STP_EVENTS_CLOSED, &stp_events);
 	stp_kinds_unregister(); /* waits for handlers still running */
 	stp_tf_stop(); /* the VMA map stays readable for the end probes */
 	stp_end_probes_run();

@@ -52,44 +52,56 @@ struct stp_probe;
 
 /* Per-CPU state of the probe handler running on that CPU. */
 struct stp_context {
+	/* What every hit sets or resets (stp_run_probe_data), kept together
+	 * at the start: a few merged stores to one cache line per hit, where
+	 * spread over the struct's pages they were a fifth of an empty
+	 * probe's cost (bench/run/context-variants). */
 	int busy;                       /* reentrancy guard (this CPU's only) */
-	const struct stp_probe *probe;  /* the probe being run */
-	struct pt_regs *regs;           /* of the kprobe that fired, else NULL */
-	unsigned long kprobe_addr;      /* a kprobe's or kretprobe's probed address, else 0 */
 	bool kreturn;                   /* a kretprobe: the probed function is returning */
-	void *entry_data;               /* kretprobe call's @entry values, a tracepoint's
-					 * arguments (STP_TP_ARG), else NULL */
-	const struct stp_uprobe *uprobe; /* a uprobe's: $argN, $return (set by uprobes.c) */
-	unsigned long uprobe_pc;        /* with uprobe: the hit's address, or at a return the
-					 * function's entry (stp_uprobe_bias) */
-	char sdt_parms[MAXSTRINGLEN];   /* an SDT marker's $$parms */
 	unsigned char regparm;          /* *_arg()'s convention: regparm(N), asmlinkage() (stp_fetch.h) */
-	unsigned char returnval_set;    /* set_returnval() ran (--compatible<=4.0): returnval() is */
-	s64 returnval_override;         /* this */
-	long actions;                   /* statements executed (MAXACTION) */
-	const char *last_error;         /* set by a failing operation */
-	const char *error_loc;          /* "file:line:col" of the failing operation */
-	const char *stmt_loc;           /* "file:line:col" of the current statement */
-	char error_buf[MAXSTRINGLEN];   /* for formatted and script error messages */
-	char conv_buf[3 * MAXSTRINGLEN + 8]; /* %m, %M, %p... being formatted */
-	/* The last successful =~ of this handler, for matched() (regex.c). */
-	int rx_nslots;                  /* 0: none yet */
-	int rx_caps[STP_RX_MAXSLOTS];
-	char rx_subject[MAXSTRINGLEN];
-	unsigned pbuf_len;
-	char pbuf[STP_PRINT_BUF_SIZE];  /* this handler's output, not yet committed */
-	/* Script locals and temporaries live here, never on the kernel stack:
-	 * the handler's frame first, then one frame per nested function call. */
-	char *frames;                   /* stp_module.frames_size bytes */
-	unsigned frame_top;             /* bytes in use */
-	unsigned nesting;               /* function call depth (MAXNESTING) */
+	unsigned char returnval_set;    /* set_returnval() ran (--compatible<=4.0): returnval() is
+					 * returnval_override */
 	/* A function ran `next` (STAP_NEXT): its caller runs the next
 	 * overload. 0 except between such a return and the caller's check. */
 	unsigned char next_overload;
 	/* abort() ran: the handler is ending (last_error is set so that every
 	 * check leaves), try/catch does not catch it, nothing is reported. */
 	unsigned char aborted;
-	/* This probe hit's backtraces (runtime/stack/), walked on first use. */
+	/* This hit's backtraces (ustack, kstack below) were walked: they are
+	 * walked on first use. */
+	bool ustack_walked;
+	bool kstack_walked;
+	unsigned pbuf_len;              /* bytes in pbuf */
+	unsigned frame_top;             /* bytes of frames in use */
+	unsigned nesting;               /* function call depth (MAXNESTING) */
+	int rx_nslots;                  /* the last =~'s captures (regex.c); 0: none yet */
+	long actions;                   /* statements executed (MAXACTION) */
+	const struct stp_probe *probe;  /* the probe being run */
+	struct pt_regs *regs;           /* of the kprobe that fired, else NULL */
+	unsigned long kprobe_addr;      /* a kprobe's or kretprobe's probed address, else 0 */
+	void *entry_data;               /* kretprobe call's @entry values, a tracepoint's
+					 * arguments (STP_TP_ARG), else NULL */
+	const char *last_error;         /* set by a failing operation */
+	const char *error_loc;          /* "file:line:col" of the failing operation */
+	const char *stmt_loc;           /* "file:line:col" of the current statement */
+	/* Script locals and temporaries live here, never on the kernel stack:
+	 * the handler's frame first, then one frame per nested function call. */
+	char *frames;                   /* stp_module.frames_size bytes */
+
+	/* Set by the kinds that have them, read only under them. */
+	const struct stp_uprobe *uprobe; /* a uprobe's: $argN, $return (set by uprobes.c) */
+	unsigned long uprobe_pc;        /* with uprobe: the hit's address, or at a return the
+					 * function's entry (stp_uprobe_bias) */
+	s64 returnval_override;         /* with returnval_set */
+	char sdt_parms[MAXSTRINGLEN];   /* an SDT marker's $$parms */
+
+	/* Buffers. */
+	char error_buf[MAXSTRINGLEN];   /* for formatted and script error messages */
+	char conv_buf[3 * MAXSTRINGLEN + 8]; /* %m, %M, %p... being formatted */
+	/* The last successful =~ of this handler, for matched() (regex.c). */
+	int rx_caps[STP_RX_MAXSLOTS];
+	char rx_subject[MAXSTRINGLEN];
+	char pbuf[STP_PRINT_BUF_SIZE];  /* this handler's output, not yet committed */
 	struct stp_ustack ustack;
 	struct stp_kstack kstack;
 };
@@ -387,5 +399,7 @@ static inline s64 stp_mod(struct stp_context *c, s64 a, s64 b, const char *loc)
 		return 0;
 	return a - div64_s64(a, b) * b;
 }
+
+#include "probe_entry.h"
 
 #endif /* STP_RUNTIME_H */

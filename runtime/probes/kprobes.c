@@ -9,7 +9,7 @@
  * turns it off). A return address a return probe already replaced with
  * the kernel's trampoline does not match: the callee probes are
  * registered after the others so that theirs run first. */
-static bool stp_kprobe_called_from(const struct stp_kprobe *k, struct pt_regs *regs)
+bool stp_kprobe_called_from(const struct stp_kprobe *k, struct pt_regs *regs)
 {
 #ifndef STAP_CALLEE_MATCHALL
 	unsigned long slot = kernel_stack_pointer(regs), ret;
@@ -43,51 +43,13 @@ static bool stp_kprobe_called_from(const struct stp_kprobe *k, struct pt_regs *r
 	return true;
 }
 
-/* Hits of ftrace-based kprobes that came through a breakpoint (below);
- * reported at the session's end. */
-static atomic_t stp_kprobe_int3_hits = ATOMIC_INIT(0);
-
-/* What the pre-handler tells the kernel: 0, "continue as usual", except
- * on one path where that would crash it.
- *
- * A kprobe on a function's first instruction is, on x86 kernels with
- * KPROBES_ON_FTRACE, ftrace-based: the site is ftrace's 5-byte fentry call
- * (or nop), the kernel keeps no copy of it to single-step
- * (kp->ainsn.insn is NULL), and ftrace's callback for the site
- * (kprobe_ftrace_handler) runs the pre-handler and then emulates the site
- * itself. But the breakpoint handler (kprobe_int3_handler) finds the same
- * kprobe by address when the CPU executes an int3 at the site that
- * ftrace's live patching (text_poke_bp, which arms and disarms the site)
- * does not claim as its own, as happens in the x86_64 and i686 guests
- * (docs/reliability.md, load/unload). Returning 0 there makes the kernel
- * "single-step" the site from address 0 with interrupts off: the NULL
- * instruction fetch at vfs_write's entry (ksys_write's return address on
- * the stack, EFLAGS without IF) and, on the next hit on that CPU,
- * "Unrecoverable kprobe detected" of issue 16.
- *
- * So on that path do what ftrace's callback would: resume after the site
- * (skipping the fentry call skips only the tracing hook) and return 1,
- * which tells the kernel that regs->ip is set and not to single-step.
- * The breakpoint path is told apart by its exception frame: orig_ax is -1
- * there, and 0 in the frame ftrace builds for its callbacks. */
-static __always_inline int stp_kprobe_resume(struct kprobe *kp, struct pt_regs *regs)
-{
-#if defined(CONFIG_KPROBES_ON_FTRACE) && defined(CONFIG_X86)
-	if (unlikely(kprobe_ftrace(kp) && (long)regs->orig_ax == -1)) {
-		atomic_inc(&stp_kprobe_int3_hits);
-		instruction_pointer_set(regs, (unsigned long)kp->addr + MCOUNT_INSN_SIZE);
-		return 1;
-	}
-#endif
-	return 0;
-}
+/* Hits of ftrace-based kprobes that came through a breakpoint
+ * (kprobe_entry.h); reported at the session's end. */
+atomic_t stp_kprobe_int3_hits = ATOMIC_INIT(0);
 
 static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct stp_kprobe *k = container_of(kp, struct stp_kprobe, kp);
-	if (stp_kprobe_called_from(k, regs))
-		stp_run_event_probe_data(k->probe, regs, NULL, (unsigned long)kp->addr, false);
-	return stp_kprobe_resume(kp, regs);
+	return stp_kprobe_pre_run(kp, regs, container_of(kp, struct stp_kprobe, kp)->probe->handler);
 }
 
 /* Computes a call's @entry values into its instance data. Nonzero tells
@@ -107,10 +69,7 @@ static int stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *re
 
 static int stp_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, krp);
-	stp_run_event_probe_data(k->probe, regs, k->entry ? ri->data : NULL,
-				 (unsigned long)k->krp.kp.addr, true);
-	return 0;
+	return stp_kretprobe_run(ri, regs, container_of(get_kretprobe(ri), struct stp_kprobe, krp)->probe->handler);
 }
 
 /* Returns 0, or the first error of a probe that is not optional. */
@@ -132,7 +91,7 @@ static int stp_kprobes_register(void)
 			k->krp.kp.symbol_name = k->symbol;
 			if (!k->symbol)
 				k->krp.kp.addr = (kprobe_opcode_t *)k->addr;
-			k->krp.handler = stp_kretprobe_handler;
+			k->krp.handler = k->ret_handler ? k->ret_handler : stp_kretprobe_handler;
 			k->krp.maxactive = k->maxactive;
 			if (k->entry || k->n_callsites) {
 				k->krp.entry_handler = stp_kretprobe_entry;
@@ -145,7 +104,7 @@ static int stp_kprobes_register(void)
 			k->kp.offset = k->offset;
 			if (!k->symbol)
 				k->kp.addr = (kprobe_opcode_t *)k->addr;
-			k->kp.pre_handler = stp_kprobe_pre;
+			k->kp.pre_handler = k->pre_handler ? k->pre_handler : stp_kprobe_pre;
 			rc = register_kprobe(&k->kp);
 		}
 		k->registered = rc == 0;

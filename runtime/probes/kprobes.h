@@ -30,6 +30,10 @@ struct stp_kprobe {
 	 * from anywhere. */
 	const struct stp_callsite *callsites;
 	unsigned n_callsites;
+	/* The kernel callbacks generated for this probe's handler (kprobe_entry.h:
+	 * its call direct); NULL: the runtime's shared ones. */
+	int (*pre_handler)(struct kprobe *kp, struct pt_regs *regs);
+	int (*ret_handler)(struct kretprobe_instance *ri, struct pt_regs *regs);
 	struct kprobe kp;
 	struct kretprobe krp;
 	bool registered;

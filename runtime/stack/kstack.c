@@ -19,9 +19,9 @@ static struct stp_kstack *stp_kstack_walk(struct stp_context *c)
 	unsigned visited = 0;
 	bool leading = true;
 
-	if (k->walked)
+	if (c->kstack_walked)
 		return k;
-	k->walked = true;
+	c->kstack_walked = true;
 	k->n = 0;
 	k->cut = false;
 	/* a probe that interrupted user space has no kernel stack */

@@ -22,7 +22,6 @@
 #define STP_USTACK_NOTABLE (-102) /* a pc in an object without unwind data */
 
 struct stp_ustack {
-	bool walked;           /* this probe hit's walk is below */
 	bool have_regs;        /* the task has user registers here */
 	bool is32;             /* a 32-bit task: addresses are 32 bits */
 	int stop;              /* UW_END (reached the outermost frame) or why not */
@@ -35,7 +34,6 @@ struct stp_ustack {
 };
 
 struct stp_kstack {
-	bool walked;
 	bool cut;              /* MAXBACKTRACE frames and more */
 	unsigned n;
 	unsigned long pc[MAXBACKTRACE];

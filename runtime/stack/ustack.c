@@ -222,9 +222,9 @@ static struct stp_ustack *stp_ustack_walk(struct stp_context *c)
 	const struct uw_memory mem = { stp_uread, NULL };
 	const char *stop_path = NULL;
 
-	if (u->walked)
+	if (c->ustack_walked)
 		return u;
-	u->walked = true;
+	c->ustack_walked = true;
 	u->n = 0;
 	u->stop = UW_END;
 	u->have_regs = stp_user_regs(c, &u->regs, &u->is32);

@@ -35,14 +35,18 @@ void ModuleWriter::emit_struct_array(const std::string &type, const std::string 
   out_.close(";");
 }
 
-void ModuleWriter::emit_probe_table(const std::string &kind, const std::string &type,
-                                    const std::vector<const probes::ResolvedProbe *> &probes) {
+void ModuleWriter::emit_probe_table(
+    const std::string &kind, const std::string &type,
+    const std::vector<const probes::ResolvedProbe *> &probes,
+    const std::function<std::string(const probes::ResolvedProbe &)> &more) {
   std::vector<std::string> inits;
   for (const probes::ResolvedProbe *p : probes) {
     std::string init = ".probe = &" + probe_descriptor(*p) + ", " + p->c_fields;
     if (p->entry) // the runtime runs it at function entry, into per-call data
       init += ", .entry = &" + probe_descriptor(*p->entry) +
               ", .entry_data_size = sizeof(struct stp_entry_slots)";
+    if (more)
+      init += ", " + more(*p);
     inits.push_back(init);
   }
   const std::string array = "stp_kind_" + kind;

@@ -5,6 +5,7 @@
 #include "codegen/emitter.h"
 #include "probes/family.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,9 +31,12 @@ public:
   // with `.probe`: `static TYPE stp_kind_ID[] = { { .probe = &desc,
   // <c_fields> }, ... };`, which the module's `kinds[STP_KIND_ID]` points
   // at. A probe with @entry values also gets `.entry = &entry_desc,
-  // .entry_data_size = ...`. Once per kind.
-  void emit_probe_table(const std::string &kind, const std::string &type,
-                        const std::vector<const probes::ResolvedProbe *> &probes);
+  // .entry_data_size = ...`, and each probe the fields `more(probe)`
+  // returns (if given). Once per kind.
+  void emit_probe_table(
+      const std::string &kind, const std::string &type,
+      const std::vector<const probes::ResolvedProbe *> &probes,
+      const std::function<std::string(const probes::ResolvedProbe &)> &more = {});
   // A field of `struct stp_module_desc` (see runtime/stp_runtime.h).
   void set_module_field(const std::string &field, const std::string &value);
   void emit_module_desc();

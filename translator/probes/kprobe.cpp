@@ -21,6 +21,8 @@
 #include "symtab/module_symbols.h"
 #include "util/module_name.h"
 
+#include <map>
+
 namespace stap::probes {
 
 const ProbeFamily &tracepoint_family();
@@ -191,9 +193,30 @@ public:
 
   bool has_entry_values() const override { return true; }
 
+  // Each handler gets its own kernel callbacks, which call it directly
+  // (runtime/probes/kprobe_entry.h): one per script probe, however many
+  // functions it covers.
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
-    w.emit_probe_table("KPROBE", "struct stp_kprobe", probes);
+    std::map<std::string, std::string> callbacks; // handler and kind -> callback
+    auto callback = [&](const ResolvedProbe &p) {
+      std::string name = p.handler + (p.is_return ? "_kretprobe" : "_kprobe");
+      if (callbacks.emplace(name, name).second) {
+        codegen::Emitter &out = w.out();
+        out.blank();
+        out.comment(p.handler + "'s kernel callback: its call direct.");
+        if (p.is_return) {
+          out.open("static int " + name + "(struct kretprobe_instance *ri, struct pt_regs *regs)");
+          out.line("return stp_kretprobe_run(ri, regs, " + p.handler + ");");
+        } else {
+          out.open("static int " + name + "(struct kprobe *kp, struct pt_regs *regs)");
+          out.line("return stp_kprobe_pre_run(kp, regs, " + p.handler + ");");
+        }
+        out.close();
+      }
+      return (p.is_return ? ".ret_handler = " : ".pre_handler = ") + name;
+    };
+    w.emit_probe_table("KPROBE", "struct stp_kprobe", probes, callback);
   }
 
 private:

@@ -59,7 +59,7 @@ std::vector<std::string> qemu_command(const VmTarget &target, const GuestImages 
       // stale translation of kernel text that another vCPU live-patched
       // (ftrace arming a kprobe): an int3 no longer in memory, re-executed
       // forever (soft lockups at the patched site, docs/reliability.md).
-      "-accel", options.cpus > 1 ? "tcg,thread=single" : "tcg",
+      "-accel", options.cpus > 1 || options.icount ? "tcg,thread=single" : "tcg",
       "-nographic", "-no-reboot",
       "-kernel", target.vmlinuz,
       "-initrd", images.initrd,
@@ -72,6 +72,8 @@ std::vector<std::string> qemu_command(const VmTarget &target, const GuestImages 
                      (options.kernel_args.empty() ? "" : " " + options.kernel_args),
       "-virtfs", read_only_share("/", "hostroot"),
   };
+  if (options.icount)
+    cmd.insert(cmd.end(), {"-icount", "shift=0,sleep=off"});
   if (options.forward_tcp.empty()) {
     cmd.insert(cmd.end(), {"-nic", "none"}); // no network, and no iPXE option ROM to load
   } else {

@@ -31,6 +31,7 @@ const char usage[] =
     "  --cpus N          guest CPUs (default 1)\n"
     "  --kernel-args A   appended to the guest kernel's command line\n"
     "  --kernel-log      print each job's kernel log to stderr\n"
+    "  --icount          the guest's clock counts instructions (1 ns each), not time\n"
     "  --keep            keep the work directory (job dirs, console logs)\n"
     "  --verbose         report boots and timings on stderr\n"
     "Exit status (one job): the command's; 124 if it timed out; 125 if it could not\n"
@@ -96,7 +97,7 @@ void print_batch_job(size_t i, size_t n, const VmJobResult &r, bool kernel_log) 
 
 int main(int argc, char **argv) {
   enum { RELEASE = 256, URL, TIMEOUT, FILE_, STAPRUN, STAPRUN32, MEMORY, KARGS,
-         KLOG, KEEP, VERBOSE, BATCH, LIST, HELP, CPUS };
+         KLOG, KEEP, VERBOSE, BATCH, LIST, HELP, CPUS, ICOUNT };
   static const option longopts[] = {
       {"release", required_argument, nullptr, RELEASE},
       {"url", required_argument, nullptr, URL},
@@ -108,6 +109,7 @@ int main(int argc, char **argv) {
       {"cpus", required_argument, nullptr, CPUS},
       {"kernel-args", required_argument, nullptr, KARGS},
       {"kernel-log", no_argument, nullptr, KLOG},
+      {"icount", no_argument, nullptr, ICOUNT},
       {"keep", no_argument, nullptr, KEEP},
       {"verbose", no_argument, nullptr, VERBOSE},
       {"batch", required_argument, nullptr, BATCH},
@@ -133,6 +135,7 @@ int main(int argc, char **argv) {
     case CPUS: options.cpus = std::max(1, std::atoi(optarg)); break;
     case KARGS: options.kernel_args = optarg; break;
     case KLOG: kernel_log = true; break;
+    case ICOUNT: options.icount = true; break;
     case KEEP: options.keep = true; break;
     case VERBOSE: options.verbose = true; break;
     case BATCH: batch_file = optarg; break;

@@ -94,6 +94,11 @@ struct VmOptions {
   bool keep = false;         // keep the work directory (share + console logs)
   std::string tmp_dir;       // where the work directory goes; default $TMPDIR or /tmp
   std::string kernel_args;   // appended to the kernel command line
+  // The guest's clock counts executed instructions (qemu -icount, 1 ns
+  // each) instead of following the host's: what a benchmark measures in
+  // the guest is then the instructions it ran, the same whatever else
+  // the host does (bench/run/context-variants).
+  bool icount = false;
   // TCP ports of the host's loopback (127.0.0.1) forwarded to the guest's
   // ports, {host, guest}: the guest then has a virtio NIC on qemu's user
   // network with `restrict=on` (no other traffic in or out). Jobs bring it
