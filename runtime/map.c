@@ -76,32 +76,53 @@ void stp_map_free(struct stp_map *m)
 	m->buckets = NULL;
 }
 
-static u32 stp_map_hash(const struct stp_map *m, const char *key)
+/* The hash of a key blob; with `lens`, also each string key's length.
+ * A string key is hashed with the dcache's word-at-a-time hash, which
+ * finds its length in the same pass (strnlen() then jhash() were a fifth
+ * of `a[execname()]++`'s instructions: bench/run/context-variants). Keys
+ * are NUL-terminated within MAXSTRINGLEN: the generated code copies them
+ * with strscpy(), entries copy whole blobs. */
+static u32 stp_map_hash(const struct stp_map *m, const char *key, unsigned *lens)
 {
 	u32 h = 0;
 	unsigned i;
 	for (i = 0; i < m->nkeys; i++) {
 		const char *k = key + m->key_offset[i];
-		if (m->key_types[i] == 's')
-			h = jhash(k, strnlen(k, MAXSTRINGLEN), h);
-		else
-			h = jhash(k, 8, h);
+		u32 kh;
+		if (m->key_types[i] == 's') {
+			u64 hl = hashlen_string(NULL, k);
+			kh = hashlen_hash(hl);
+			if (lens)
+				lens[i] = hashlen_len(hl);
+		} else {
+			kh = hash_64(*(const u64 *)k, 32);
+		}
+		/* both spread their bits over all 32 (multiplicative, high
+		 * half); the next key's mixes them again */
+		h = i ? hash_64(((u64)h << 32) | kh, 32) : kh;
 	}
 	return h;
 }
 
 /* Whether key `i` of blobs `a` and `b` is the same. A string key is
  * compared up to its NUL: what follows it in its MAXSTRINGLEN bytes is not
- * part of the key (the generated code does not pad keys: bench/run). */
-static inline bool stp_map_key_eq(const struct stp_map *m, unsigned i, const char *a, const char *b)
+ * part of the key (the generated code does not pad keys: bench/run). With
+ * `lens` (b's lengths), a memcmp() of b's string and its NUL, which compares
+ * words; else strncmp(), byte by byte. */
+static inline bool stp_map_key_eq(const struct stp_map *m, unsigned i, const char *a, const char *b,
+				  const unsigned *lens)
 {
 	unsigned off = m->key_offset[i];
 	if (m->key_types[i] == 's')
-		return strncmp(a + off, b + off, MAXSTRINGLEN) == 0;
+		return lens ? memcmp(a + off, b + off, lens[i] + 1) == 0
+			    : strncmp(a + off, b + off, MAXSTRINGLEN) == 0;
 	return *(const s64 *)(a + off) == *(const s64 *)(b + off);
 }
 
-static struct stp_map_entry *stp_map_find(struct stp_map *m, const void *key, u32 h)
+/* The entry of `key` (hash `h`), or NULL; `lens` as stp_map_hash() gives
+ * them, or NULL. */
+static struct stp_map_entry *stp_map_find_len(struct stp_map *m, const void *key, u32 h,
+					      const unsigned *lens)
 {
 	struct stp_map_entry *e;
 	unsigned i;
@@ -109,12 +130,17 @@ static struct stp_map_entry *stp_map_find(struct stp_map *m, const void *key, u3
 		if (e->hash != h)
 			continue;
 		for (i = 0; i < m->nkeys; i++)
-			if (!stp_map_key_eq(m, i, e->data, key))
+			if (!stp_map_key_eq(m, i, e->data, key, lens))
 				break;
 		if (i == m->nkeys)
 			return e;
 	}
 	return NULL;
+}
+
+static struct stp_map_entry *stp_map_find(struct stp_map *m, const void *key, u32 h)
+{
+	return stp_map_find_len(m, key, h, NULL);
 }
 
 static void stp_map_remove(struct stp_map *m, struct stp_map_entry *e)
@@ -126,7 +152,9 @@ static void stp_map_remove(struct stp_map *m, struct stp_map_entry *e)
 
 static struct stp_map_entry *stp_map_lookup_entry(struct stp_map *m, const void *key)
 {
-	return stp_map_find(m, key, stp_map_hash(m, key));
+	unsigned lens[STP_MAX_KEYS];
+	u32 h = stp_map_hash(m, key, lens);
+	return stp_map_find_len(m, key, h, lens);
 }
 
 static void *stp_map_merge_key(struct stp_map *m, const void *key);
@@ -164,13 +192,14 @@ static struct stp_map_entry *stp_map_insert(struct stp_map *m, const void *key, 
 
 void *stp_map_get(struct stp_context *c, struct stp_map *m, const void *key)
 {
+	unsigned lens[STP_MAX_KEYS];
 	u32 h;
 	struct stp_map_entry *e;
 
 	if (m->cpu) /* statistics: `<<<` goes to this CPU's share */
 		m = m->cpu[smp_processor_id()];
-	h = stp_map_hash(m, key);
-	e = stp_map_find(m, key, h);
+	h = stp_map_hash(m, key, lens);
+	e = stp_map_find_len(m, key, h, lens);
 	if (e)
 		return stp_map_entry_value(m, e);
 	e = stp_map_insert(m, key, h);
@@ -194,7 +223,7 @@ void *stp_map_get(struct stp_context *c, struct stp_map *m, const void *key)
 
 void stp_map_delete(struct stp_map *m, const void *key)
 {
-	struct stp_map_entry *e = stp_map_find(m, key, stp_map_hash(m, key));
+	struct stp_map_entry *e = stp_map_lookup_entry(m, key);
 	if (e)
 		stp_map_remove(m, e);
 	stp_map_for_each_share(m, share, stp_map_delete(share, key));
@@ -218,7 +247,7 @@ bool stp_map_matches(struct stp_map *m, struct stp_map_entry *e, const void *key
 	const char *key = keyp;
 	unsigned i;
 	for (i = 0; i < m->nkeys; i++)
-		if (!(wild & (1u << i)) && !stp_map_key_eq(m, i, e->data, key))
+		if (!(wild & (1u << i)) && !stp_map_key_eq(m, i, e->data, key, NULL))
 			return false;
 	return true;
 }

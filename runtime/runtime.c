@@ -19,6 +19,8 @@
 #include <linux/random.h>
 #include <linux/cred.h>
 #include <linux/jhash.h>
+#include <linux/stringhash.h>
+#include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/cpu.h>
 #include <linux/perf_event.h>

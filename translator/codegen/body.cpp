@@ -830,7 +830,7 @@ private:
       }
       std::string v = expr(indexes[i]);
       if (indexes[i]->type == ast::Type::String)
-        k.code += "strscpy(" + field + ", " + v + ", MAXSTRINGLEN); ";
+        k.code += "stp_strcpy(" + field + ", " + v + "); ";
       else
         k.code += field + " = " + v + "; ";
     }
