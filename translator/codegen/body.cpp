@@ -895,7 +895,10 @@ void emit_embedded_body(Emitter &out, const ast::FunctionDecl &fn, const std::st
     out.raw_line("#define STAP_ARG_" + p->name + " (" + local_name(*p) + ")");
   out.raw_line("#define STAP_RETVALUE ret");
   out.raw_line("#define STAP_NEXT do { c->next_overload = 1; goto out; } while (0)");
-  out.raw_line(str ? "#define STAP_RETURN(v) do { strscpy(ret, (v), MAXSTRINGLEN); goto out; } while (0)"
+  // stp_strcpy: ret has MAXSTRINGLEN bytes, and (as 4.8's strlcpy() does)
+  // the value is taken to be NUL-terminated; the copy stops at
+  // MAXSTRINGLEN whatever it is.
+  out.raw_line(str ? "#define STAP_RETURN(v) do { stp_strcpy(ret, (v)); goto out; } while (0)"
                    : "#define STAP_RETURN(v) do { ret = (v); goto out; } while (0)");
   out.line_directive(fn.body->loc);
   out.open("");
