@@ -82,7 +82,7 @@ void stp_map_free(struct stp_map *m)
  * of `a[execname()]++`'s instructions: bench/run/context-variants). Keys
  * are NUL-terminated within MAXSTRINGLEN: the generated code copies them
  * with strscpy(), entries copy whole blobs. */
-static u32 stp_map_hash(const struct stp_map *m, const char *key, unsigned *lens)
+static __always_inline u32 stp_map_hash(const struct stp_map *m, const char *key, unsigned *lens)
 {
 	u32 h = 0;
 	unsigned i;
@@ -121,8 +121,8 @@ static inline bool stp_map_key_eq(const struct stp_map *m, unsigned i, const cha
 
 /* The entry of `key` (hash `h`), or NULL; `lens` as stp_map_hash() gives
  * them, or NULL. */
-static struct stp_map_entry *stp_map_find_len(struct stp_map *m, const void *key, u32 h,
-					      const unsigned *lens)
+static __always_inline struct stp_map_entry *stp_map_find_len(struct stp_map *m, const void *key,
+							      u32 h, const unsigned *lens)
 {
 	struct stp_map_entry *e;
 	unsigned i;
