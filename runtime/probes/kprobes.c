@@ -1,7 +1,38 @@
 /* kprobes and kretprobes on kernel functions, by symbol name: the kernel
  * resolves the name (and "module:name") itself at registration, so no
- * address from System.map or kallsyms is needed here; and
+ * address from System.map or kallsyms is needed here; the copies of a
+ * name several kernel functions share, by their offset from _printk
+ * (the translator read it from the same release's kallsyms), checked
+ * against the running kernel's kallsyms; and
  * kprobe.statement(ADDR).absolute, by address (guru mode). */
+
+/* Places kp: by the symbol's name, or at an address. A copy's address is
+ * checked to be the start of a function of its name first: the offset
+ * comes from the kallsyms of a kernel of this release, and a kernel
+ * rebuilt under the same release would have moved it into some other
+ * function. Returns 0 or -ENOENT. */
+static int stp_kprobe_place(const struct stp_kprobe *k, struct kprobe *kp)
+{
+	char at[160]; /* "name+0x0/0x..." is enough to compare */
+	size_t n;
+
+	if (!k->from_printk) {
+		kp->symbol_name = k->symbol;
+		if (!k->symbol)
+			kp->addr = (kprobe_opcode_t *)k->addr;
+		return 0;
+	}
+	kp->addr = (kprobe_opcode_t *)((unsigned long)&_printk + k->addr);
+	snprintf(at, sizeof(at), "%pS", kp->addr);
+	n = strlen(k->symbol);
+	if (strncmp(at, k->symbol, n) || strncmp(at + n, "+0x0/", 5)) {
+		stp_ctl_send("warning probe %s (%s): %s is not at the address this release's"
+			     " kernel symbols give, %s is (refresh the kernel-symbols cache)",
+			     k->probe->pp, k->probe->loc, k->symbol, at);
+		return -ENOENT;
+	}
+	return 0;
+}
 
 /* For a .callee probe, at the callee's first instruction: whether the
  * return address on the stack is one of the caller's calls to it, and so
@@ -88,24 +119,22 @@ static int stp_kprobes_register(void)
 			continue;
 		if (k->is_return) {
 			memset(&k->krp, 0, sizeof(k->krp));
-			k->krp.kp.symbol_name = k->symbol;
-			if (!k->symbol)
-				k->krp.kp.addr = (kprobe_opcode_t *)k->addr;
+			rc = stp_kprobe_place(k, &k->krp.kp);
 			k->krp.handler = k->ret_handler ? k->ret_handler : stp_kretprobe_handler;
 			k->krp.maxactive = k->maxactive;
 			if (k->entry || k->n_callsites) {
 				k->krp.entry_handler = stp_kretprobe_entry;
 				k->krp.data_size = k->entry_data_size;
 			}
-			rc = register_kretprobe(&k->krp);
+			if (!rc)
+				rc = register_kretprobe(&k->krp);
 		} else {
 			memset(&k->kp, 0, sizeof(k->kp));
-			k->kp.symbol_name = k->symbol;
+			rc = stp_kprobe_place(k, &k->kp);
 			k->kp.offset = k->offset;
-			if (!k->symbol)
-				k->kp.addr = (kprobe_opcode_t *)k->addr;
 			k->kp.pre_handler = k->pre_handler ? k->pre_handler : stp_kprobe_pre;
-			rc = register_kprobe(&k->kp);
+			if (!rc)
+				rc = register_kprobe(&k->kp);
 		}
 		k->registered = rc == 0;
 		if (rc && !k->optional) {

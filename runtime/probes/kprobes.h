@@ -18,7 +18,11 @@ struct stp_kprobe {
 	const struct stp_probe *probe;
 	const char *symbol;  /* "f" or "module:f"; NULL: by address */
 	unsigned long offset; /* from the symbol: a DWARF probe's address */
-	unsigned long addr;  /* kprobe.statement(ADDR).absolute */
+	unsigned long addr;  /* kprobe.statement(ADDR).absolute, or from _printk */
+	/* At addr from _printk (KASLR moves the kernel as a whole), not by
+	 * name: one copy of `symbol`, a name several kernel functions share,
+	 * which by name would reach only the copy the kernel finds first. */
+	bool from_printk;
 	bool is_return;
 	bool optional;       /* a failed registration is not an error (`?`) */
 	int maxactive;       /* .return: instances at once; 0 = kernel default */

@@ -72,6 +72,19 @@ ast::ProbePoint *entry_point(ast::Arena &arena, const ast::ProbePoint &ret) {
   return p;
 }
 
+// A name several kernel functions share resolves to one probe per copy,
+// the same but for the address. An entry part is never registered (it
+// runs as its return probe's entry handler, at whichever copy that is),
+// so the first of them serves: the others, from `first` on, are dropped.
+void drop_other_copies(std::vector<probes::ResolvedProbe> &probes, size_t first) {
+  if (probes.size() <= first + 1)
+    return;
+  for (size_t i = first + 1; i < probes.size(); ++i)
+    if (probes[i].pp != probes[first].pp)
+      return; // not copies: reported as no single entry point
+  probes.erase(probes.begin() + first + 1, probes.end());
+}
+
 } // namespace
 
 // @entry(expr) in a return probe: `expr` is evaluated when the function is
@@ -158,6 +171,7 @@ void resolve_entry_values(const probes::ResolveEnv &env, Program &program, ast::
       entry->points.push_back(point);
       size_t before = program.probes.size();
       program.probes[i].family->resolve(env, *entry, *point, program.probes, diag);
+      drop_other_copies(program.probes, before);
       if (program.probes.size() != before + 1) {
         diag.error(point->loc, "no single entry point for '" + program.probes[i].pp + "'");
         continue;

@@ -163,6 +163,7 @@ public:
     // Target variables from the function's prototype, when the body
     // (or -L) asks for them.
     bool want_scope = env.kernel_debuginfo && (env.list_vars || uses_target_vars(decl));
+    const bool by_copies = module.empty() && cs[0].functor == "kernel"; // placements()
     for (const auto &[m, f] : targets) {
       ast::ProbePoint *p = &point;
       // One concrete point per function, as pp() and -l show it.
@@ -170,16 +171,18 @@ public:
         p = with_string_arg(*p, function_index, f);
       if (m != module)
         p = with_string_arg(*p, module_index, m);
-      ResolvedProbe r = make_resolved(decl, *p, this);
-      r.function = f;
-      r.is_return = is_return;
-      r.c_fields = ".symbol = " + codegen::c_string_literal(m.empty() ? f : m + ":" + f) +
-                   ", .is_return = " + (is_return ? "true" : "false") +
-                   ", .optional = " + (point.optional ? "true" : "false") +
-                   ", .maxactive = " + std::to_string(maxactive);
-      if (want_scope)
-        r.scope = function_scope(env, m, f, is_return);
-      out.push_back(std::move(r));
+      const std::string common = std::string(", .is_return = ") + (is_return ? "true" : "false") +
+                                 ", .optional = " + (point.optional ? "true" : "false") +
+                                 ", .maxactive = " + std::to_string(maxactive);
+      for (const std::string &where : placements(release, m, f, by_copies)) {
+        ResolvedProbe r = make_resolved(decl, *p, this);
+        r.function = f;
+        r.is_return = is_return;
+        r.c_fields = where + common;
+        if (want_scope)
+          r.scope = function_scope(env, m, f, is_return);
+        out.push_back(std::move(r));
+      }
     }
     return true;
   }
@@ -284,6 +287,36 @@ private:
       return false;
     }
     return true;
+  }
+
+  // Where the probes on function `f` of module `m` ("": the kernel) go,
+  // as stp_kprobe fields: one probe each. With `by_copies`
+  // (kernel.function), a name several kernel functions share gets one
+  // probe per copy, by its address (by name the kernel would take only
+  // the first it finds). Else by name, the kernel finding it: for
+  // kprobe.function too, which SystemTap 4.8 registers by name whatever
+  // the copies.
+  static std::vector<std::string> placements(const std::string &release, const std::string &m,
+                                             const std::string &f, bool by_copies) {
+    std::vector<std::string> out;
+    for (int64_t offset : by_copies ? kernel_function_copies(release, f) : std::vector<int64_t>{})
+      out.push_back(".symbol = " + codegen::c_string_literal(f) + ", .addr = (unsigned long)" +
+                    std::to_string(offset) + "L, .from_printk = true");
+    if (out.empty())
+      out.push_back(".symbol = " + codegen::c_string_literal(m.empty() ? f : m + ":" + f));
+    return out;
+  }
+
+  // The offsets from _printk of the copies of kernel function `name` when
+  // the target kernel has several (none for a unique name, or without the
+  // kernel's symbols: then the kernel resolves the name).
+  static std::vector<int64_t> kernel_function_copies(const std::string &release,
+                                                     const std::string &name) {
+    if (name.find('.') != std::string::npos)
+      return {}; // a compiler clone: kallsyms lists no such names
+    std::string error;
+    const symtab::KernelSymbols *k = symtab::kernel_symbols(release, error);
+    return k ? k->function_copies(name) : std::vector<int64_t>{};
   }
 
   bool kernel_functions(const std::string &release, const std::string &pattern, SourceLoc loc, bool optional,

@@ -24,17 +24,53 @@ namespace stap::symtab {
 namespace fs = std::filesystem;
 namespace {
 
-// The cache file: "V 2" (its version), "F name" for functions, "B name"
-// for the blacklist, then "D name offset" for data symbols. A file of
-// another version is read again from a guest.
-const char kCacheVersion[] = "V 2\n";
+// The cache file: "V 3" (its version), "F name" for functions, "B name"
+// for the blacklist, "C name offset..." for the names several functions
+// share (since V 3), then "D name offset" for data symbols; offsets in hex
+// from _printk. A file of another version is read again from a guest.
+const char kCacheVersion[] = "V 3\n";
 
-std::string cache_text(const KernelSymbols &k) {
+std::string hex_offset(int64_t offset) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%llx", (unsigned long long)offset);
+  return buf;
+}
+
+// "name off1 off2...": a "C" line's text.
+bool parse_copies_line(std::string_view line, KernelSymbols &k) {
+  size_t space = line.find(' ');
+  if (space == std::string_view::npos || space == 0)
+    return false;
+  std::vector<int64_t> offsets;
+  std::string rest(line.substr(space));
+  const char *p = rest.c_str();
+  while (*p == ' ') {
+    char *end = nullptr;
+    offsets.push_back((int64_t)std::strtoull(p + 1, &end, 16));
+    if (end == p + 1)
+      return false;
+    p = end;
+  }
+  if (*p || offsets.size() < 2)
+    return false;
+  k.copies[std::string(line.substr(0, space))] = std::move(offsets);
+  return true;
+}
+
+} // namespace
+
+std::string kernel_symbols_cache_text(const KernelSymbols &k) {
   std::string s = kCacheVersion;
   for (const auto &f : k.functions)
     s += "F " + f + "\n";
   for (const auto &b : k.blacklisted)
     s += "B " + b + "\n";
+  for (const auto &[name, offsets] : k.copies) {
+    s += "C " + name;
+    for (int64_t o : offsets)
+      s += " " + hex_offset(o);
+    s += "\n";
+  }
   size_t pos = 0;
   while (pos < k.data_lines.size()) {
     size_t end = k.data_lines.find('\n', pos);
@@ -46,7 +82,7 @@ std::string cache_text(const KernelSymbols &k) {
   return s;
 }
 
-bool parse_cache(const std::string &text, KernelSymbols &k) {
+bool parse_kernel_symbols_cache(const std::string &text, KernelSymbols &k) {
   if (text.rfind(kCacheVersion, 0) != 0)
     return false;
   size_t pos = sizeof(kCacheVersion) - 1;
@@ -61,12 +97,17 @@ bool parse_cache(const std::string &text, KernelSymbols &k) {
       k.functions.emplace_back(text, pos + 2, end - pos - 2);
     else if (text[pos] == 'B')
       k.blacklisted.emplace(text, pos + 2, end - pos - 2);
-    else if (text[pos] == 'D')
+    else if (text[pos] == 'C') {
+      if (!parse_copies_line(std::string_view(text).substr(pos + 2, end - pos - 2), k))
+        return false;
+    } else if (text[pos] == 'D')
       k.data_lines.append(text, pos + 2, end - pos - 1); // with its newline
     pos = end + 1;
   }
   return !k.functions.empty();
 }
+
+namespace {
 
 void write_atomically(const std::string &path, const std::string &text) {
   std::string tmp = path + ".tmp." + std::to_string(getpid());
@@ -113,6 +154,7 @@ bool read_from_guest(const std::string &release, KernelSymbols &k, std::string &
       return false;
     }
     k.functions = parse_kallsyms(out.substr(0, split));
+    k.copies = parse_kallsyms_copies(out.substr(0, split));
     k.data_lines = parse_kallsyms_data(out.substr(0, split));
     k.blacklisted = parse_kprobe_blacklist(out.substr(split));
   } catch (const remote::VmError &e) {
@@ -130,7 +172,7 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
   k.release = release;
   std::string dir = symbol_cache_dir();
   std::string path = dir + "/" + release;
-  if (parse_cache(read_file(path), k))
+  if (parse_kernel_symbols_cache(read_file(path), k))
     return true;
   utsname u{};
   uname(&u);
@@ -138,6 +180,7 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
     // The running kernel: its own kallsyms (slow to read, hence the cache).
     std::string kallsyms = read_file("/proc/kallsyms");
     k.functions = parse_kallsyms(kallsyms);
+    k.copies = parse_kallsyms_copies(kallsyms);
     k.data_lines = parse_kallsyms_data(kallsyms);
     k.blacklisted = parse_kprobe_blacklist(read_file("/sys/kernel/debug/kprobes/blacklist"));
     if (k.functions.empty()) {
@@ -146,19 +189,20 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
     }
     std::error_code ec;
     fs::create_directories(dir, ec);
-    write_atomically(path, cache_text(k));
+    write_atomically(path, kernel_symbols_cache_text(k));
     return true;
   }
   std::error_code ec;
   fs::create_directories(dir, ec);
   // One process boots the guest; the others wait here and read its cache.
   FileLock lock(path + ".lock");
-  bool ok = parse_cache(read_file(path), k);
+  bool ok = parse_kernel_symbols_cache(read_file(path), k);
   if (!ok) {
-    k = KernelSymbols{release, {}, {}};
+    k = KernelSymbols{};
+    k.release = release;
     ok = read_from_guest(release, k, error);
     if (ok)
-      write_atomically(path, cache_text(k));
+      write_atomically(path, kernel_symbols_cache_text(k));
   }
   return ok;
 }
@@ -189,30 +233,70 @@ template <typename F> void for_each_kallsyms_line(const std::string &text, F &&f
 
 } // namespace
 
-std::vector<std::string> parse_kallsyms(const std::string &text) {
-  struct Sym {
-    uint64_t addr;
-    std::string_view name;
-  };
-  std::vector<Sym> syms;
+namespace {
+
+struct TextSymbol {
+  uint64_t addr;
+  std::string_view name;
+};
+
+// The kernel's own live text symbols in `text` (views into it), with the
+// address of `_printk` (0 when it lists none).
+std::vector<TextSymbol> live_text_symbols(const std::string &text, uint64_t &printk) {
+  std::vector<TextSymbol> syms;
   uint64_t init_start = 0, init_end = 0;
+  printk = 0;
   for_each_kallsyms_line(text, [&](uint64_t addr, char type, std::string_view name) {
     if (name == "_sinittext")
       init_start = addr;
     else if (name == "_einittext")
       init_end = addr;
+    else if (name == "_printk")
+      printk = addr;
     if ((type == 't' || type == 'T' || type == 'w' || type == 'W') &&
         name.find_first_of("\t [.") == std::string_view::npos)
       syms.push_back({addr, name});
   });
   // __init functions are gone once the kernel has booted: nothing to probe.
+  std::erase_if(syms, [&](const TextSymbol &s) {
+    return init_start < init_end && s.addr >= init_start && s.addr < init_end;
+  });
+  return syms;
+}
+
+} // namespace
+
+std::vector<std::string> parse_kallsyms(const std::string &text) {
+  uint64_t printk;
   std::vector<std::string> names;
-  for (const Sym &s : syms)
-    if (!(init_start < init_end && s.addr >= init_start && s.addr < init_end))
-      names.emplace_back(s.name);
+  for (const TextSymbol &s : live_text_symbols(text, printk))
+    names.emplace_back(s.name);
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
+}
+
+std::map<std::string, std::vector<int64_t>> parse_kallsyms_copies(const std::string &text) {
+  uint64_t printk;
+  std::vector<TextSymbol> syms = live_text_symbols(text, printk);
+  std::map<std::string, std::vector<int64_t>> copies;
+  if (!printk)
+    return copies;
+  // By name, then address: the copies of a name are next to each other.
+  std::sort(syms.begin(), syms.end(), [](const TextSymbol &a, const TextSymbol &b) {
+    return a.name != b.name ? a.name < b.name : a.addr < b.addr;
+  });
+  for (size_t i = 0; i < syms.size();) {
+    size_t j = i + 1;
+    std::vector<int64_t> offsets = {(int64_t)(syms[i].addr - printk)};
+    for (; j < syms.size() && syms[j].name == syms[i].name; ++j)
+      if (syms[j].addr != syms[j - 1].addr) // one function listed twice is one copy
+        offsets.push_back((int64_t)(syms[j].addr - printk));
+    if (offsets.size() > 1)
+      copies.emplace(std::string(syms[i].name), std::move(offsets));
+    i = j;
+  }
+  return copies;
 }
 
 std::string parse_kallsyms_data(const std::string &text) {
@@ -279,6 +363,12 @@ std::vector<std::string> KernelSymbols::functions_matching(const std::string &gl
 
 bool KernelSymbols::has_function(const std::string &name) const {
   return std::binary_search(functions.begin(), functions.end(), name);
+}
+
+const std::vector<int64_t> &KernelSymbols::function_copies(const std::string &name) const {
+  static const std::vector<int64_t> none;
+  auto it = copies.find(name);
+  return it == copies.end() ? none : it->second;
 }
 
 const KernelSymbols *kernel_symbols(const std::string &release, std::string &error) {
