@@ -162,6 +162,18 @@ def load_guest(d, raw="raw"):
     return rows, rorder, notes
 
 
+def cost_rows(rows, order):
+    """The rows of per-hit costs (not load times, frame counts or the plain
+    probes backtraces are measured against): (row, its data, the floor's,
+    ours and 4.8's costs)."""
+    for row in order:
+        if row in ("load to first probe", "frames per backtrace") or row.startswith("plain syscall"):
+            continue
+        g = rows[row]
+        t = g["tools"]
+        yield row, g, g["floor"], t.get("ours", []), t.get("4.8", [])
+
+
 def same_frames(grows):
     """True when both tools printed the same number of frames per backtrace."""
     t = grows.get("frames per backtrace", {}).get("tools", {})
@@ -261,12 +273,7 @@ def main():
         w("")
         w("| probe | floor ns | ours ns | 4.8 ns | ours / floor | 4.8 / floor | ours / 4.8 | hits ours, 4.8 |")
         w("|---|---|---|---|---|---|---|---|")
-        for row in gorder:
-            g = grows[row]
-            if row in ("load to first probe", "frames per backtrace") or row.startswith("plain syscall"):
-                continue
-            t = g["tools"]
-            fl, o, s = g["floor"], t.get("ours", []), t.get("4.8", [])
+        for row, g, fl, o, s in cost_rows(grows, gorder):
 
             def c(tool, v):
                 return fcell(v) if v else "- (%s)" % g["fail"].get(tool, "no figure")[:140]
@@ -296,12 +303,7 @@ def main():
             w("")
             w("| probe | floor | ours | 4.8 | ours / floor | 4.8 / floor | ours / 4.8 |")
             w("|---|---|---|---|---|---|---|")
-            for row in corder:
-                g = crows[row]
-                if row in ("load to first probe", "frames per backtrace") or row.startswith("plain syscall"):
-                    continue
-                t = g["tools"]
-                fl, o, s = g["floor"], t.get("ours", []), t.get("4.8", [])
+            for row, g, fl, o, s in cost_rows(crows, corder):
                 one = lambda v: ("**%s**" % fmt(v[0])) if v else "-"
                 w("| %s | %s | %s | %s | %s | %s | %s |" % (
                     row, one(fl), one(o), one(s),
