@@ -21,7 +21,7 @@
 #include "symtab/module_symbols.h"
 #include "util/module_name.h"
 
-#include <map>
+#include <set>
 
 namespace stap::probes {
 
@@ -198,13 +198,27 @@ public:
 
   // Each handler gets its own kernel callbacks, which call it directly
   // (runtime/probes/kprobe_entry.h): one per script probe, however many
-  // functions it covers.
+  // functions it covers. A callback holds the whole context entry (about
+  // 370 bytes of code on x86_64), so a module with many handlers
+  // (`syscall.*`: one per system call, 436) keeps the runtime's shared
+  // callbacks, whose call of the handler is indirect: its hits cost an
+  // indirect call more (bench/performance-notes.md), its module no
+  // hundreds of kilobytes more.
+  static constexpr size_t max_direct_handlers = 32;
+
   void emit(codegen::ModuleWriter &w,
             const std::vector<const ResolvedProbe *> &probes) const override {
-    std::map<std::string, std::string> callbacks; // handler and kind -> callback
+    std::set<std::string> handlers;
+    for (const ResolvedProbe *p : probes)
+      handlers.insert(callback_name(*p));
+    if (handlers.size() > max_direct_handlers) {
+      w.emit_probe_table("KPROBE", "struct stp_kprobe", probes);
+      return;
+    }
+    std::set<std::string> emitted;
     auto callback = [&](const ResolvedProbe &p) {
-      std::string name = p.handler + (p.is_return ? "_kretprobe" : "_kprobe");
-      if (callbacks.emplace(name, name).second) {
+      std::string name = callback_name(p);
+      if (emitted.insert(name).second) {
         codegen::Emitter &out = w.out();
         out.blank();
         out.comment(p.handler + "'s kernel callback: its call direct.");
@@ -220,6 +234,10 @@ public:
       return (p.is_return ? ".ret_handler = " : ".pre_handler = ") + name;
     };
     w.emit_probe_table("KPROBE", "struct stp_kprobe", probes, callback);
+  }
+
+  static std::string callback_name(const ResolvedProbe &p) {
+    return p.handler + (p.is_return ? "_kretprobe" : "_kprobe");
   }
 
 private:
