@@ -4,6 +4,7 @@
 // line of every byte address of every function equal addr2line's; tables stay small;
 // objects without DWARF get none; and blobs damaged in any byte or cut
 // anywhere are refused or, when still valid, answer within themselves.
+#include "driver/user_lines.h"
 #include "symtab/elf_image.h"
 #include "symtab/line_table.h"
 
@@ -187,6 +188,50 @@ TEST_F(LineTable, TooManyRowsNoTable) {
   EXPECT_TRUE(symtab::build_line_table(prog, elf->load_base(), err, &st, 3).empty());
   EXPECT_TRUE(st.too_big);
   EXPECT_GT(st.rows, 3u);
+}
+
+// build_user_lines() keeps tables by the content of the object (and its
+// debuginfo file): the second build of one is read back whole, a changed
+// object misses, an object without lines is kept as such, and a damaged
+// entry is built again.
+TEST_F(LineTable, CachedByContent) {
+  std::string prog = build("-O2 -g"), cache = dir_ + "/cache", err;
+  UserObject obj{prog, prog, "-d", true};
+  Sysroot host;
+  UserLines first = build_user_lines(obj, "", host, err, cache);
+  ASSERT_TRUE(err.empty()) << err;
+  ASSERT_FALSE(first.packed.empty());
+  EXPECT_FALSE(first.from_cache);
+  UserLines again = build_user_lines(obj, "", host, err, cache);
+  EXPECT_TRUE(again.from_cache);
+  EXPECT_EQ(again.packed, first.packed);
+  EXPECT_EQ(again.hash, first.hash);
+  EXPECT_EQ(again.table_bytes, first.table_bytes);
+  EXPECT_EQ(again.source, first.source);
+  EXPECT_EQ(again.stats.rows, first.stats.rows);
+  EXPECT_EQ(again.stats.files, first.stats.files);
+
+  build("-O0 -g"); // the same path, other code
+  UserLines changed = build_user_lines(obj, "", host, err, cache);
+  EXPECT_FALSE(changed.from_cache);
+  EXPECT_NE(changed.hash, first.hash);
+
+  for (const auto &e : fs::recursive_directory_iterator(cache)) // damage every entry
+    if (e.is_regular_file())
+      fs::resize_file(e.path(), 10);
+  UserLines rebuilt = build_user_lines(obj, "", host, err, cache);
+  EXPECT_FALSE(rebuilt.from_cache);
+  EXPECT_EQ(rebuilt.hash, changed.hash);
+
+  build("-O2"); // no DWARF: no table, kept as none
+  UserLines none = build_user_lines(obj, "", host, err, cache);
+  UserLines none_again = build_user_lines(obj, "", host, err, cache);
+  EXPECT_TRUE(err.empty()) << err;
+  EXPECT_TRUE(none.packed.empty());
+  EXPECT_FALSE(none.from_cache);
+  EXPECT_TRUE(none_again.from_cache);
+  EXPECT_TRUE(none_again.packed.empty());
+  EXPECT_TRUE(none_again.hash.empty());
 }
 
 TEST_F(LineTable, MissingFileIsAnError) {

@@ -200,7 +200,8 @@ bool Driver::build_user_tables() {
 // siblings): none when the object has no DWARF lines, which is no error.
 bool Driver::add_user_lines(const UserObject &u, UserTable &t) {
   std::string err;
-  t.lines = build_user_lines(u, t.debug_file, *sysroot_, err);
+  t.lines = build_user_lines(u, t.debug_file, *sysroot_, err,
+                             opts_.disable_cache ? "" : default_table_cache_dir());
   if (!err.empty()) {
     diag_.error("cannot build the line table of '" + u.target_path + "': " + err);
     return false;
@@ -213,9 +214,10 @@ bool Driver::add_user_lines(const UserObject &u, UserTable &t) {
   else if (t.lines.packed.empty())
     std::fprintf(stderr, "Pass 3: no line data for %s: no DWARF lines\n", u.target_path.c_str());
   else
-    std::fprintf(stderr, "Pass 3: line data for %s from %s: %zu bytes, %zu compressed (%zu rows, %zu files)\n",
+    std::fprintf(stderr, "Pass 3: line data for %s from %s: %zu bytes, %zu compressed (%zu rows, %zu files)%s\n",
                  u.target_path.c_str(), t.lines.source.c_str(), t.lines.table_bytes,
-                 t.lines.packed.size(), t.lines.stats.rows, t.lines.stats.files);
+                 t.lines.packed.size(), t.lines.stats.rows, t.lines.stats.files,
+                 t.lines.from_cache ? ", cached" : "");
   return true;
 }
 

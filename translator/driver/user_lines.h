@@ -23,6 +23,7 @@ struct UserLines {
   std::string hash;            // content hash of the table ("" without one)
   std::string source;          // the file its DWARF came from (target path)
   symtab::LineTableStats stats;
+  bool from_cache = false;
 };
 
 // Does the program call a function that needs line tables?
@@ -31,7 +32,11 @@ bool program_wants_lines(const Program &program);
 // The line table of `obj`; `debug_file` is the separate debuginfo file
 // its unwind table used (target path, or ""). A file that cannot be read
 // sets err; no DWARF lines (or too many) is no error, and no table.
+// With `cache_dir` (default_table_cache_dir(), beside the unwind tables),
+// tables are kept by the content of both files: libc's takes seconds to
+// build (139,108 rows from libc6-dbg), a cached one milliseconds.
 UserLines build_user_lines(const UserObject &obj, const std::string &debug_file,
-                           const Sysroot &sysroot, std::string &err);
+                           const Sysroot &sysroot, std::string &err,
+                           const std::string &cache_dir = "");
 
 } // namespace stap
