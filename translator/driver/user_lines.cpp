@@ -2,15 +2,12 @@
 
 #include "ast/ast.h"
 #include "build/content_hash.h"
+#include "driver/table_cache.h"
 #include "driver/user_tables.h"
 #include "symtab/elf_image.h"
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string_view>
-#include <unistd.h>
 
 namespace stap {
 
@@ -20,25 +17,20 @@ namespace {
 // entry would hold.
 constexpr const char *kLinesCacheVersion = "lines1+zlib9 2026-11-28";
 
-// An entry: one line "TABLE_BYTES HASH ROWS FILES TOO_BIG SOURCE" (HASH
-// "-" for an object without a table), then the compressed table.
-std::string entry_path(const std::string &dir, const std::string &key) {
-  return dir + "/" + key.substr(0, 2) + "/" + key + ".lnz";
-}
-
+// An entry (table_cache.h): the header "TABLE_BYTES HASH ROWS FILES
+// TOO_BIG SOURCE" (HASH "-" for an object without a table), then the
+// compressed table.
 bool read_entry(const std::string &path, UserLines &l) {
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  if (!in || !std::getline(in, line))
+  std::string header;
+  if (!read_table_cache(path, header, l.packed))
     return false;
-  std::istringstream fields(line);
+  std::istringstream fields(header);
   int too_big = 0;
   if (!(fields >> l.table_bytes >> l.hash >> l.stats.rows >> l.stats.files >> too_big))
     return false;
   std::getline(fields >> std::ws, l.source);
   l.stats.too_big = too_big != 0;
   l.stats.table_bytes = l.table_bytes;
-  l.packed.assign(std::istreambuf_iterator<char>(in), {});
   if (l.hash == "-") { // no table: nothing may follow
     l.hash.clear();
     return l.packed.empty() && l.table_bytes == 0;
@@ -47,23 +39,10 @@ bool read_entry(const std::string &path, UserLines &l) {
 }
 
 void write_entry(const std::string &path, const UserLines &l) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  std::string tmp = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << l.table_bytes << " " << (l.hash.empty() ? "-" : l.hash) << " " << l.stats.rows << " "
-        << l.stats.files << " " << (l.stats.too_big ? 1 : 0) << " " << l.source << "\n";
-    out.write(reinterpret_cast<const char *>(l.packed.data()),
-              static_cast<std::streamsize>(l.packed.size()));
-    if (!out) {
-      std::remove(tmp.c_str());
-      return;
-    }
-  }
-  std::filesystem::rename(tmp, path, ec); // concurrent writers: the last one wins
-  if (ec)
-    std::remove(tmp.c_str());
+  std::ostringstream header;
+  header << l.table_bytes << " " << (l.hash.empty() ? "-" : l.hash) << " " << l.stats.rows << " "
+         << l.stats.files << " " << (l.stats.too_big ? 1 : 0) << " " << l.source;
+  write_table_cache(path, header.str(), l.packed);
 }
 
 // The table itself (build_user_lines, without the cache).
@@ -118,7 +97,7 @@ UserLines build_user_lines(const UserObject &obj, const std::string &debug_file,
     key.add(kLinesCacheVersion).add(obj.target_path).add_file(obj.host_path);
     if (!debug_file.empty())
       key.add(debug_file).add_file(sysroot.host_path(debug_file));
-    cached = entry_path(cache_dir, key.hex());
+    cached = table_cache_path(cache_dir, key.hex(), "lnz");
     if (read_entry(cached, l)) {
       l.from_cache = true;
       return l;

@@ -1,6 +1,7 @@
 #include "driver/user_tables.h"
 
 #include "build/content_hash.h"
+#include "driver/table_cache.h"
 #include "symtab/elf_image.h"
 
 extern "C" {
@@ -9,12 +10,8 @@ extern "C" {
 
 #include "util/systemtap_dir.h"
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string_view>
-#include <unistd.h>
 #include <zlib.h>
 
 namespace stap {
@@ -45,25 +42,19 @@ namespace {
 // uw_pack() change what a cached entry would hold.
 constexpr const char *kTableCacheVersion = "uwt1+pack1+zlib9+unversioned-names 2026-11-25";
 
-// An entry: one line "RAW_LEN HASH FDES SYMBOLS DEBUG_FILE", then the
-// packed bytes.
-std::string entry_path(const std::string &dir, const std::string &key) {
-  return dir + "/" + key.substr(0, 2) + "/" + key + ".uwz";
-}
-
+// An entry (table_cache.h): the header "RAW_LEN HASH FDES SYMBOLS
+// DEBUG_FILE", then the packed bytes.
 bool read_entry(const std::string &path, UserTable &t) {
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  if (!in || !std::getline(in, line))
+  std::string header;
+  if (!read_table_cache(path, header, t.packed))
     return false;
-  std::istringstream fields(line);
+  std::istringstream fields(header);
   size_t fdes = 0, syms = 0;
   std::string debug;
   if (!(fields >> t.table_bytes >> t.hash >> fdes >> syms))
     return false;
   std::getline(fields >> std::ws, debug);
   t.debug_file = debug == "-" ? "" : debug;
-  t.packed.assign(std::istreambuf_iterator<char>(in), {});
   t.stats.fdes = fdes;
   t.stats.symbols = syms;
   t.stats.table_bytes = t.table_bytes;
@@ -71,23 +62,10 @@ bool read_entry(const std::string &path, UserTable &t) {
 }
 
 void write_entry(const std::string &path, const UserTable &t) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  std::string tmp = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << t.table_bytes << " " << t.hash << " " << t.stats.fdes << " " << t.stats.symbols << " "
-        << (t.debug_file.empty() ? "-" : t.debug_file) << "\n";
-    out.write(reinterpret_cast<const char *>(t.packed.data()),
-              static_cast<std::streamsize>(t.packed.size()));
-    if (!out) {
-      std::remove(tmp.c_str());
-      return;
-    }
-  }
-  std::filesystem::rename(tmp, path, ec); // concurrent writers: the last one wins
-  if (ec)
-    std::remove(tmp.c_str());
+  std::ostringstream header;
+  header << t.table_bytes << " " << t.hash << " " << t.stats.fdes << " " << t.stats.symbols << " "
+         << (t.debug_file.empty() ? "-" : t.debug_file);
+  write_table_cache(path, header.str(), t.packed);
 }
 
 } // namespace
@@ -117,7 +95,7 @@ std::optional<UserTable> build_user_table(const UserObject &obj, const Sysroot &
     key.add(kTableCacheVersion).add_file(obj.host_path);
     if (!debug.empty())
       key.add(debug).add_file(sysroot.host_path(debug));
-    cached = entry_path(cache_dir, key.hex());
+    cached = table_cache_path(cache_dir, key.hex(), "uwz");
     if (read_entry(cached, t)) {
       t.from_cache = true;
       return t;
