@@ -81,7 +81,7 @@ void stp_map_free(struct stp_map *m)
  * finds its length in the same pass (strnlen() then jhash() were a fifth
  * of `a[execname()]++`'s instructions: bench/run/context-variants). Keys
  * are NUL-terminated within MAXSTRINGLEN: the generated code copies them
- * with strscpy(), entries copy whole blobs. */
+ * with stp_strcpy(), entries copy whole blobs. */
 static __always_inline u32 stp_map_hash(const struct stp_map *m, const char *key, unsigned *lens)
 {
 	u32 h = 0;

@@ -78,9 +78,12 @@ bool stp_kprobe_called_from(const struct stp_kprobe *k, struct pt_regs *regs)
  * (kprobe_entry.h); reported at the session's end. */
 atomic_t stp_kprobe_int3_hits = ATOMIC_INIT(0);
 
+/* The shared callbacks, for modules with many handlers: the handler's
+ * call goes through the probe's pointer. */
 static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	return stp_kprobe_pre_run(kp, regs, container_of(kp, struct stp_kprobe, kp)->probe->handler);
+	const struct stp_kprobe *k = container_of(kp, struct stp_kprobe, kp);
+	return stp_kprobe_pre_run(kp, regs, k->probe->handler);
 }
 
 /* Computes a call's @entry values into its instance data. Nonzero tells
@@ -100,7 +103,8 @@ static int stp_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *re
 
 static int stp_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	return stp_kretprobe_run(ri, regs, container_of(get_kretprobe(ri), struct stp_kprobe, krp)->probe->handler);
+	const struct stp_kprobe *k = container_of(get_kretprobe(ri), struct stp_kprobe, krp);
+	return stp_kretprobe_run(ri, regs, k->probe->handler);
 }
 
 /* Returns 0, or the first error of a probe that is not optional. */

@@ -123,6 +123,13 @@ void write_atomically(const std::string &path, const std::string &text) {
     fs::remove(tmp, ec);
 }
 
+// What k keeps of a kernel's /proc/kallsyms text.
+void take_kallsyms(KernelSymbols &k, const std::string &kallsyms) {
+  k.functions = parse_kallsyms(kallsyms);
+  k.copies = parse_kallsyms_copies(kallsyms);
+  k.data_lines = parse_kallsyms_data(kallsyms);
+}
+
 // One guest boot: the target's kallsyms and kprobe blacklist.
 bool read_from_guest(const std::string &release, KernelSymbols &k, std::string &error) {
   std::optional<remote::VmTarget> target;
@@ -153,9 +160,7 @@ bool read_from_guest(const std::string &release, KernelSymbols &k, std::string &
       error = "no kprobe blacklist from the " + release + " guest";
       return false;
     }
-    k.functions = parse_kallsyms(out.substr(0, split));
-    k.copies = parse_kallsyms_copies(out.substr(0, split));
-    k.data_lines = parse_kallsyms_data(out.substr(0, split));
+    take_kallsyms(k, out.substr(0, split));
     k.blacklisted = parse_kprobe_blacklist(out.substr(split));
   } catch (const remote::VmError &e) {
     error = std::string("cannot boot a ") + release + " guest to read its symbols: " + e.what();
@@ -179,9 +184,7 @@ bool load(const std::string &release, KernelSymbols &k, std::string &error) {
   if (release == u.release) {
     // The running kernel: its own kallsyms (slow to read, hence the cache).
     std::string kallsyms = read_file("/proc/kallsyms");
-    k.functions = parse_kallsyms(kallsyms);
-    k.copies = parse_kallsyms_copies(kallsyms);
-    k.data_lines = parse_kallsyms_data(kallsyms);
+    take_kallsyms(k, kallsyms);
     k.blacklisted = parse_kprobe_blacklist(read_file("/sys/kernel/debug/kprobes/blacklist"));
     if (k.functions.empty()) {
       error = "/proc/kallsyms of the running kernel lists no functions";
